@@ -1,0 +1,217 @@
+"""Hook latency benchmark: the installed `dcg hook` as a whole process vs a bare interpreter.
+
+Every case is run as a fresh process (the way an agent runs the hook), interleaved with
+`python -I -c pass` on the same interpreter, and reported as the median ratio to it.
+State lives in a throw-away HOME so the benchmark neither reads nor pollutes yours.
+
+    python bench/hook_latency.py [--dcg PATH] [--rounds 40] [--json] [--check]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+# (name, command, extra environment, target ratio or None)
+CASES: list[tuple[str, str, dict[str, str], float | None]] = [
+    ("no keyword (ls -la)", "ls -la", {}, 1.5),
+    ("safe with keyword (git status)", "git status", {}, 1.7),
+    ("stopped (git reset --hard)", "git reset --hard", {"DCG_RESPONSE_MODE": "paranoid"}, 2.0),
+    ("matched, 10k history entries", "git reset --hard", {"HISTORY": "10000"}, 2.5),
+    (
+        "python -c with a deletion",
+        "python3 -c \"import shutil; shutil.rmtree('build')\"",
+        {"DCG_RESPONSE_MODE": "paranoid"},
+        2.5,
+    ),
+    ("all packs: no keyword", "ls -la", {"DCG_PACKS": "all"}, 1.5),
+    (
+        "all packs: matched (kubectl)",
+        "kubectl delete namespace prod",
+        {"DCG_PACKS": "all", "DCG_RESPONSE_MODE": "paranoid"},
+        2.0,
+    ),
+]
+
+MIXED_CORPUS = [
+    "ls -la",
+    "git status",
+    "git commit -m 'fix: handle rm -rf in docs'",
+    "git reset --hard HEAD~1",
+    "rm -rf ./build",
+    "rm -rf /",
+    "npm install && npm test",
+    "echo 'git push --force' | tee notes.txt",
+    "find . -name '*.pyc' -delete",
+    "cd src && make -j4",
+    "docker ps -a",
+    "sudo rm -rf /etc",
+    "bash -c 'git clean -fdx'",
+    "python -m pytest -q tests/",
+    "grep -rn 'DROP TABLE' migrations/",
+    "git push origin main",
+    "cat README.md | head -20",
+    "git checkout -- src/app.py",
+    "kubectl get pods -n prod",
+    "terraform plan",
+]
+
+
+def payload(command: str) -> bytes:
+    return json.dumps(
+        {
+            "session_id": "bench-session",
+            "transcript_path": "/tmp/bench/transcript.jsonl",
+            "cwd": "/tmp/bench-project",
+            "permission_mode": "default",
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Bash",
+            "tool_input": {"command": command, "description": "benchmark"},
+            "tool_use_id": "toolu_bench",
+        }
+    ).encode()
+
+
+def interpreter_of(script: str) -> str:
+    with open(script, "rb") as f:
+        first = f.readline().decode().strip()
+    if first.startswith("#!"):
+        return first[2:].split()[0]
+    return sys.executable
+
+
+def seed_history(config_dir: Path, entries: int) -> None:
+    """Write `entries` history records spread over the last 30 days (a busy user)."""
+    config_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
+    now = time.time()
+    rules = ["core.git:reset-hard", "core.filesystem:rm-rf", "core.git:push-force", "core.git:clean-force"]
+    lines = []
+    for i in range(entries):
+        ts = now - (entries - i) * (30 * 86400 / entries)
+        stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(ts))
+        rule = rules[i % len(rules)]
+        record = {
+            "schema_version": 1,
+            "timestamp": stamp,
+            "rule_id": rule,
+            "pack_id": rule.split(":")[0],
+            "severity": "high",
+            "response_level": "warning",
+            "session_id": f"s{i // 50}",
+            "cwd": "/home/dev/project",
+            "command_hash": "sha256:" + f"{i:064x}",
+            "allowed": True,
+        }
+        lines.append(json.dumps(record, separators=(",", ":")))
+    path = config_dir / "history.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    os.chmod(path, 0o600)
+
+
+def run_once(cmd: list[str], data: bytes | None, env: dict[str, str]) -> float:
+    start = time.perf_counter()
+    subprocess.run(cmd, input=data, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    return time.perf_counter() - start
+
+
+def bench_processes(dcg: str, rounds: int) -> list[dict[str, object]]:
+    python = interpreter_of(dcg)
+    base_env = {k: v for k, v in os.environ.items() if not k.startswith("DCG_")}
+    timings: dict[str, list[float]] = {"baseline": []}
+    envs: dict[str, dict[str, str]] = {}
+    with tempfile.TemporaryDirectory(prefix="dcg-bench-") as tmp:
+        for name, _command, extra, _target in CASES:
+            home = Path(tmp) / name.replace(" ", "_").replace("/", "_")
+            env = dict(base_env, HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"))
+            env["DCG_SESSION_DIR"] = str(home / "sessions")
+            for key, value in extra.items():
+                if key == "HISTORY":
+                    seed_history(home / ".config" / "dcg", int(value))
+                else:
+                    env[key] = value
+            envs[name] = env
+            timings[name] = []
+        for _ in range(3):  # warm the page cache and .pyc files
+            run_once([python, "-I", "-c", "pass"], None, base_env)
+            for name, command, _extra, _target in CASES:
+                run_once([dcg, "hook"], payload(command), envs[name])
+        for _ in range(rounds):
+            timings["baseline"].append(run_once([python, "-I", "-c", "pass"], None, base_env))
+            for name, command, _extra, _target in CASES:
+                timings[name].append(run_once([dcg, "hook"], payload(command), envs[name]))
+    base = statistics.median(timings["baseline"])
+    rows: list[dict[str, object]] = [
+        {"case": "python -I -c pass", "median_ms": round(base * 1000, 2), "ratio": 1.0, "target": None}
+    ]
+    for name, _command, _extra, target in CASES:
+        med = statistics.median(timings[name])
+        rows.append(
+            {"case": name, "median_ms": round(med * 1000, 2), "ratio": round(med / base, 2), "target": target}
+        )
+    return rows
+
+
+def bench_engine(seconds: float = 2.0) -> float:
+    """Commands per second through parse + match, in this process, on one core."""
+    src = Path(__file__).resolve().parents[1] / "src"
+    sys.path.insert(0, str(src))
+    from dcg.engine import evaluate
+    from dcg.packs import CORE
+
+    for line in MIXED_CORPUS:  # compile what the corpus needs before timing
+        evaluate(line, CORE, cwd="/home/dev/project")
+    count = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        for line in MIXED_CORPUS:
+            evaluate(line, CORE, cwd="/home/dev/project")
+        count += len(MIXED_CORPUS)
+    return count / (time.perf_counter() - start)
+
+
+def find_dcg() -> str:
+    beside = Path(sys.executable).parent / "dcg"
+    if beside.exists():
+        return str(beside)
+    found = shutil.which("dcg")
+    if not found:
+        sys.exit("bench: no installed dcg found; pass --dcg PATH")
+    return found
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--dcg", default=None, help="path of the installed dcg console script")
+    parser.add_argument("--rounds", type=int, default=40)
+    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--check", action="store_true", help="exit 1 if a target is missed")
+    args = parser.parse_args()
+    dcg = args.dcg or find_dcg()
+    rows = bench_processes(dcg, args.rounds)
+    throughput = bench_engine()
+    missed = [r for r in rows if r["target"] is not None and r["ratio"] > r["target"]]  # type: ignore[operator]
+    if throughput < 10_000:
+        missed.append({"case": "engine throughput", "ratio": throughput, "target": 10_000})
+    if args.json:
+        print(json.dumps({"dcg": dcg, "processes": rows, "engine_commands_per_s": round(throughput)}, indent=2))
+    else:
+        print(f"dcg: {dcg}   rounds: {args.rounds}")
+        print(f"{'case':36} {'median ms':>10} {'ratio':>7} {'target':>7}")
+        for r in rows:
+            target = "" if r["target"] is None else f"<= {r['target']}"
+            flag = "  MISSED" if r in missed else ""
+            print(f"{r['case']:36} {r['median_ms']:>10} {r['ratio']:>7} {target:>7}{flag}")
+        print(f"engine throughput (in-process, one core): {throughput:,.0f} commands/s (target >= 10,000)")
+    return 1 if (args.check and missed) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

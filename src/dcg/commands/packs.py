@@ -1,0 +1,126 @@
+"""``dcg packs`` / ``dcg pack ID``: the pack catalogue and each pack's rules."""
+
+from __future__ import annotations
+
+import os
+
+from dcg import jsonfast
+
+# typing is not imported at run time: it costs more than the hook's whole budget.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+
+    from dcg.model import Pack
+
+SEVERITIES = ("critical", "high", "medium", "low")
+
+
+def main(args: argparse.Namespace) -> int:
+    from dcg import config
+    from dcg.errors import DcgError
+    from dcg.packs import KEYWORDS, all_ids, load
+
+    enabled = set(config.load(os.getcwd()).packs)
+    if args.pack_id:
+        if args.pack_id not in KEYWORDS:
+            raise DcgError(f"no pack {args.pack_id!r}; `dcg packs` lists them")
+        pack = load(args.pack_id)
+        data = pack_detail(pack, pack.id in enabled)
+        if args.json:
+            print(jsonfast.dumps(data, indent=2))
+        else:
+            show_pack(data)
+        return 0
+    rows = [pack_summary(load(p), p in enabled) for p in all_ids()]
+    if args.json:
+        print(jsonfast.dumps(rows, indent=2))
+    else:
+        show_table(rows)
+    return 0
+
+
+def pack_summary(pack: Pack, enabled: bool) -> dict[str, object]:
+    from dcg.packs import CORE, KEYWORDS, category
+
+    counts = {s: sum(1 for r in pack.rules if r.severity == s) for s in SEVERITIES}
+    return {
+        "id": pack.id,
+        "category": category(pack.id),
+        "description": pack.description,
+        "enabled": enabled,
+        "core": pack.id in CORE,
+        "rules": len(pack.rules),
+        "severities": counts,
+        "keywords": list(KEYWORDS[pack.id]),
+    }
+
+
+def pack_detail(pack: Pack, enabled: bool) -> dict[str, object]:
+    data = pack_summary(pack, enabled)
+    data["safePatterns"] = list(pack.safe)
+    data["rulesDetail"] = [
+        {
+            "id": pack.rule_id(r),
+            "severity": r.severity,
+            "reason": r.reason,
+            "explanation": r.explanation,
+            "safeAlternative": r.alternative,
+            "pattern": r.pattern,
+            "blocks": list(r.blocks),
+            "allows": list(r.allows),
+        }
+        for r in pack.rules
+    ]
+    return data
+
+
+def _console() -> object:
+    from rich.console import Console
+
+    return Console(no_color=bool(os.environ.get("NO_COLOR")), highlight=False)
+
+
+def show_table(rows: list[dict[str, object]]) -> None:
+    from rich.table import Table
+
+    table = Table(title="dcg packs", title_justify="left")
+    for col in ("pack", "category", "enabled", "rules", "crit/high/med/low", "description"):
+        table.add_column(col, overflow="fold")
+    for row in rows:
+        sev = row["severities"]
+        assert isinstance(sev, dict)
+        on = "core" if row["core"] else ("yes" if row["enabled"] else "no")
+        style = "bold green" if row["enabled"] else "dim"
+        table.add_row(
+            str(row["id"]),
+            str(row["category"]),
+            f"[{style}]{on}[/]",
+            str(row["rules"]),
+            "/".join(str(sev[s]) for s in SEVERITIES),
+            str(row["description"]),
+        )
+    _console().print(table)  # type: ignore[attr-defined]
+    print("\nEnable packs with [packs] enabled = [...] in config or DCG_PACKS=id,category,…")
+
+
+def show_pack(data: dict[str, object]) -> None:
+    from rich.markup import escape
+
+    console = _console()
+    state = "core, always on" if data["core"] else ("enabled" if data["enabled"] else "disabled")
+    console.print(f"[bold]{data['id']}[/] ({state}) - {escape(str(data['description']))}")  # type: ignore[attr-defined]
+    console.print(f"keywords: {', '.join(data['keywords'])}")  # type: ignore[arg-type, attr-defined]
+    colours = {"critical": "bold red", "high": "red", "medium": "yellow", "low": "cyan"}
+    rules = data["rulesDetail"]
+    assert isinstance(rules, list)
+    for r in rules:
+        colour = colours.get(r["severity"], "")
+        console.print(f"\n[{colour}]{r['id']}[/] [{colour}]{r['severity']}[/]")  # type: ignore[attr-defined]
+        console.print(f"  {escape(r['reason'])}")  # type: ignore[attr-defined]
+        console.print(f"  {escape(r['explanation'])}")  # type: ignore[attr-defined]
+        console.print(f"  instead: {escape(r['safeAlternative'])}")  # type: ignore[attr-defined]
+        for ex in r["blocks"]:
+            console.print(f"  [red]blocks[/]  {escape(ex)}")  # type: ignore[attr-defined]
+        for ex in r["allows"]:
+            console.print(f"  [green]allows[/]  {escape(ex)}")  # type: ignore[attr-defined]

@@ -1,0 +1,111 @@
+"""``dcg test``: would dcg stop this command? Exit 1 when a destructive rule matches."""
+
+from __future__ import annotations
+
+import os
+
+from dcg import jsonfast
+
+# typing is not imported at run time: it costs more than the hook's whole budget.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import argparse
+
+    from dcg.config import Config
+    from dcg.engine import Evaluation
+    from dcg.hookio import HookRequest, Outcome
+
+
+def context(args: argparse.Namespace) -> tuple[Config, HookRequest]:
+    """The config and the request a CLI evaluation runs with (cwd = --cwd or here)."""
+    from dcg import config
+    from dcg.errors import DcgError
+    from dcg.hookio import HookRequest
+
+    cwd = os.path.abspath(args.cwd) if args.cwd else os.getcwd()
+    packs = [p for p in args.with_packs.split(",") if p.strip()]
+    flags = {
+        "with_packs": packs,
+        "mode": args.mode,
+        "session_threshold": args.session_threshold,
+        "history_threshold": args.history_threshold,
+        "no_warnings": args.no_warnings,
+    }
+    cfg = config.load(cwd, os.environ, flags)
+    unknown = [p for p in cfg.problems if p.startswith("unknown pack")]
+    if unknown:
+        raise DcgError(unknown[0])
+    request = HookRequest("cli", args.cmd, cwd=cwd, shell=args.shell, tool="cli")
+    return cfg, request
+
+
+def evaluate(cfg: Config, request: HookRequest) -> Evaluation:
+    import time
+
+    from dcg.hook import run_engine
+
+    return run_engine(request, cfg, time.monotonic() + 5.0)
+
+
+def preview(cfg: Config, request: HookRequest, evaluation: Evaluation) -> Outcome | None:
+    if not evaluation.matches:
+        return None
+    from dcg.graduation import preview as graduated
+
+    return graduated(evaluation.matches[0], request, cfg.response, cfg.history)
+
+
+def main(args: argparse.Namespace) -> int:
+    cfg, request = context(args)
+    evaluation = evaluate(cfg, request)
+    outcome = preview(cfg, request, evaluation)
+    if args.json:
+        print(jsonfast.dumps(result_json(evaluation, outcome), indent=2))
+    else:
+        print(result_text(evaluation, outcome))
+    return 1 if evaluation.matches else 0
+
+
+def result_json(evaluation: Evaluation, outcome: Outcome | None) -> dict[str, object]:
+    return {
+        "command": evaluation.line,
+        "destructive": bool(evaluation.matches),
+        "responseLevel": outcome.level if outcome else None,
+        "matches": [
+            {
+                "ruleId": m.rule_id,
+                "packId": m.pack.id,
+                "severity": m.severity,
+                "reason": m.rule.reason,
+                "safeAlternative": m.rule.alternative,
+                "segment": m.command.text,
+            }
+            for m in evaluation.matches
+        ],
+    }
+
+
+LEVEL_TEXT = {
+    "warning": "WARNING (the command would run, with a warning)",
+    "soft_block": "SOFT BLOCK (stopped; a human can confirm it with a code)",
+    "hard_block": "HARD BLOCK (stopped; needs allow-once or an allowlist entry)",
+}
+
+
+def result_text(evaluation: Evaluation, outcome: Outcome | None) -> str:
+    if not evaluation.matches:
+        return f"ALLOWED      {evaluation.line}\n  no rule matched"
+    m = evaluation.matches[0]
+    lines = [
+        f"DESTRUCTIVE  {evaluation.line}",
+        f"  rule       {m.rule_id} ({m.severity})",
+        f"  reason     {m.rule.reason}",
+        f"  safer      {m.rule.alternative}",
+    ]
+    if m.command.text != evaluation.line:
+        lines.append(f"  segment    {m.command.text}")
+    if outcome is not None:
+        lines.append(f"  response   {LEVEL_TEXT.get(outcome.level, outcome.level)}")
+    for other in evaluation.matches[1:]:
+        lines.append(f"  also       {other.rule_id} ({other.severity}) in: {other.command.text}")
+    return "\n".join(lines)

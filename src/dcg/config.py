@@ -1,0 +1,310 @@
+"""Configuration: one schema, one merge, layered defaults < system < user < DCG_CONFIG < env < flags.
+
+A repository's ``.dcg.toml`` (found by walking up from the command's cwd) is merged
+last but may only tighten: it can enable packs and nothing else (decisions.md §5).
+``tomllib`` is imported only when a config file exists, so the hook pays nothing for
+configuration on a machine that has none.
+"""
+
+from __future__ import annotations
+
+import os
+
+from dcg import paths
+from dcg.packs import CORE
+
+# typing is not imported at run time: it costs more than the hook's whole budget.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+RESPONSE_DEFAULTS: dict[str, object] = {
+    "mode": "standard",
+    "session_threshold": 2,
+    "history_threshold": 5,
+    "history_window": "24h",
+    "critical_always_hard": True,
+    "high_minimum_level": "warning",
+    "show_warnings": True,
+    "quiet_after_threshold": False,
+    "log_warnings": True,
+    "soft_block_action": "confirm",
+    "confirm_requires_tty": True,
+    "history_scope": "global",
+}
+HISTORY_DEFAULTS: dict[str, object] = {"max_age": "30d", "max_entries": 10000, "prune_on_startup": True}
+HOOK_DEFAULTS: dict[str, object] = {"fail_open": False, "budget_ms": 200}
+PACKS_DEFAULTS: dict[str, object] = {"enabled": [], "disabled": []}
+
+MODES = ("paranoid", "strict", "standard", "lenient")
+LEVELS = ("warning", "soft_block", "hard_block")
+CHOICES: dict[str, tuple[str, ...]] = {
+    "response.mode": MODES,
+    "response.high_minimum_level": LEVELS,
+    "response.soft_block_action": ("confirm", "ask"),
+    "response.history_scope": ("global", "project"),
+}
+DURATIONS = ("response.history_window", "history.max_age")
+SECTIONS: dict[str, dict[str, object]] = {
+    "packs": PACKS_DEFAULTS,
+    "response": RESPONSE_DEFAULTS,
+    "history": HISTORY_DEFAULTS,
+    "hook": HOOK_DEFAULTS,
+}
+# What a repository's .dcg.toml may set: only ways to be stricter.
+REPO_ALLOWED = frozenset({"packs.enabled"})
+# Only a user-level file may relax who can approve.
+USER_ONLY = frozenset({"response.confirm_requires_tty"})
+
+_UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
+
+
+def parse_duration(text: str) -> int:
+    """``"90s"``, ``"30m"``, ``"24h"``, ``"7d"``, ``"2w"`` → seconds."""
+    t = str(text).strip().lower()
+    if t and t[-1] in _UNITS and t[:-1].isdigit():
+        return int(t[:-1]) * _UNITS[t[-1]]
+    if t.isdigit():
+        return int(t)
+    raise ValueError(f"invalid duration {text!r} (use e.g. 90s, 30m, 24h, 7d)")
+
+
+class Config:
+    """The merged configuration. ``response``/``history``/``hook`` are plain dicts with
+    durations converted to seconds; ``problems`` lists one line per issue found."""
+
+    __slots__ = ("packs", "response", "history", "hook", "problems", "sources")
+
+    def __init__(self) -> None:
+        self.packs: list[str] = list(CORE)
+        self.response: dict[str, object] = dict(RESPONSE_DEFAULTS)
+        self.response["packs"] = {}
+        self.history: dict[str, object] = dict(HISTORY_DEFAULTS)
+        self.hook: dict[str, object] = dict(HOOK_DEFAULTS)
+        self.problems: list[str] = []
+        self.sources: list[str] = []
+
+
+def find_repo_config(cwd: str | None) -> str | None:
+    """The nearest ``.dcg.toml`` at or above ``cwd``."""
+    if not cwd:
+        return None
+    d = os.path.abspath(cwd)
+    for _ in range(64):
+        candidate = os.path.join(d, ".dcg.toml")
+        if os.path.isfile(candidate):
+            return candidate
+        parent = os.path.dirname(d)
+        if parent == d:
+            return None
+        d = parent
+    return None
+
+
+def config_files(cwd: str | None, environ: Mapping[str, str]) -> list[tuple[str, str]]:
+    """Existing config files as ``(kind, path)`` in merge order."""
+    files = [("system", paths.system_config()), ("user", paths.user_config())]
+    explicit = environ.get("DCG_CONFIG")
+    if explicit:
+        files.append(("explicit", explicit))
+    found = [(k, p) for k, p in files if os.path.isfile(p)]
+    if explicit and not os.path.isfile(explicit):
+        found.append(("missing", explicit))
+    repo = find_repo_config(cwd)
+    if repo:
+        found.append(("repo", repo))
+    return found
+
+
+def load(
+    cwd: str | None = None,
+    environ: Mapping[str, str] | None = None,
+    flags: Mapping[str, object] | None = None,
+) -> Config:
+    """Merge every layer into one Config; never raises for bad files."""
+    env = os.environ if environ is None else environ
+    cfg = Config()
+    layers: list[tuple[str, str, dict[str, object]]] = []
+    for kind, path in config_files(cwd, env):
+        if kind == "missing":
+            cfg.problems.append(f"{path}: DCG_CONFIG names a file that does not exist")
+            continue
+        data = _read_toml(path, cfg.problems)
+        if data is not None:
+            layers.append((kind, path, data))
+            cfg.sources.append(path)
+    enabled: list[str] = []
+    disabled: list[str] = []
+    for kind, path, data in layers:
+        _apply(cfg, kind, path, data, enabled, disabled)
+    _apply_env(cfg, env, enabled)
+    if flags:
+        _apply_flags(cfg, flags, enabled)
+    _finish(cfg, enabled, disabled)
+    return cfg
+
+
+def _read_toml(path: str, problems: list[str]) -> dict[str, object] | None:
+    import tomllib
+
+    try:
+        with open(path, "rb") as f:
+            return tomllib.load(f)
+    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        problems.append(f"{path}: cannot read config: {exc}")
+        return None
+
+
+def _suggest(word: str, options: list[str]) -> str:
+    import difflib
+
+    close = difflib.get_close_matches(word, options, n=1)
+    return f" (did you mean {close[0]!r}?)" if close else ""
+
+
+def _apply(
+    cfg: Config,
+    kind: str,
+    path: str,
+    data: dict[str, object],
+    enabled: list[str],
+    disabled: list[str],
+) -> None:
+    for section, body in data.items():
+        if section not in SECTIONS:
+            cfg.problems.append(f"{path}: unknown section [{section}]{_suggest(section, list(SECTIONS))}")
+            continue
+        if not isinstance(body, dict):
+            cfg.problems.append(f"{path}: [{section}] must be a table")
+            continue
+        for key, value in body.items():
+            dotted = f"{section}.{key}"
+            if kind == "repo" and dotted not in REPO_ALLOWED:
+                cfg.problems.append(
+                    f"{path}: ignoring {dotted}: a repository config may only enable packs"
+                )
+                continue
+            if dotted in USER_ONLY and kind not in ("user", "system"):
+                cfg.problems.append(f"{path}: ignoring {dotted}: only the user config may set it")
+                continue
+            if section == "response" and key == "packs":
+                _apply_pack_modes(cfg, path, value)
+                continue
+            defaults = SECTIONS[section]
+            if key not in defaults:
+                cfg.problems.append(f"{path}: unknown key {dotted}{_suggest(key, list(defaults))}")
+                continue
+            if section == "packs":
+                target = enabled if key == "enabled" else disabled
+                if isinstance(value, list) and all(isinstance(v, str) for v in value):
+                    target.extend(value)
+                else:
+                    cfg.problems.append(f"{path}: {dotted} must be a list of pack ids")
+                continue
+            _set(cfg, dotted, value, path)
+
+
+def _apply_pack_modes(cfg: Config, path: str, value: object) -> None:
+    modes = cfg.response["packs"]
+    assert isinstance(modes, dict)
+    if not isinstance(value, dict):
+        cfg.problems.append(f"{path}: response.packs must be a table of selectors")
+        return
+    for selector, body in value.items():
+        mode = body.get("mode") if isinstance(body, dict) else None
+        if mode not in MODES:
+            cfg.problems.append(f"{path}: response.packs.{selector!r} needs mode = one of {MODES}")
+            continue
+        modes[str(selector)] = mode
+
+
+def _set(cfg: Config, dotted: str, value: object, origin: str) -> None:
+    section, key = dotted.split(".", 1)
+    default = SECTIONS[section][key]
+    target: dict[str, object] = getattr(cfg, section)
+    if dotted in CHOICES:
+        if value not in CHOICES[dotted]:
+            cfg.problems.append(f"{origin}: {dotted} must be one of {', '.join(CHOICES[dotted])}")
+            return
+    elif dotted in DURATIONS:
+        try:
+            parse_duration(str(value))
+        except ValueError as exc:
+            cfg.problems.append(f"{origin}: {dotted}: {exc}")
+            return
+    elif isinstance(default, bool):
+        if not isinstance(value, bool):
+            cfg.problems.append(f"{origin}: {dotted} must be true or false")
+            return
+    elif isinstance(default, int) and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
+        cfg.problems.append(f"{origin}: {dotted} must be a positive integer")
+        return
+    target[key] = value
+
+
+_TRUE = ("1", "true", "yes", "on")
+_FALSE = ("0", "false", "no", "off")
+
+
+def _apply_env(cfg: Config, env: Mapping[str, str], enabled: list[str]) -> None:
+    packs = env.get("DCG_PACKS")
+    if packs is not None:
+        enabled.clear()
+        enabled.extend(p for p in packs.split(",") if p.strip())
+    for var, dotted in (
+        ("DCG_RESPONSE_MODE", "response.mode"),
+        ("DCG_SESSION_THRESHOLD", "response.session_threshold"),
+        ("DCG_HISTORY_THRESHOLD", "response.history_threshold"),
+        ("DCG_CRITICAL_ALWAYS_HARD", "response.critical_always_hard"),
+    ):
+        raw = env.get(var)
+        if raw is None or raw == "":
+            continue
+        value: object = raw.strip().lower()
+        default = SECTIONS["response"][dotted.split(".")[1]]
+        if isinstance(default, bool):
+            value = True if value in _TRUE else False if value in _FALSE else value
+        elif isinstance(default, int):
+            value = int(raw) if raw.strip().isdigit() else raw
+        _set(cfg, dotted, value, var)
+
+
+def _apply_flags(cfg: Config, flags: Mapping[str, object], enabled: list[str]) -> None:
+    with_packs = flags.get("with_packs")
+    if with_packs:
+        assert isinstance(with_packs, (list, tuple))
+        enabled.extend(str(p) for p in with_packs)
+    for flag, dotted in (
+        ("mode", "response.mode"),
+        ("session_threshold", "response.session_threshold"),
+        ("history_threshold", "response.history_threshold"),
+    ):
+        value = flags.get(flag)
+        if value is not None:
+            _set(cfg, dotted, value, f"--{flag.replace('_', '-')}")
+    if flags.get("no_warnings"):
+        cfg.response["show_warnings"] = False
+
+
+def _finish(cfg: Config, enabled: list[str], disabled: list[str]) -> None:
+    from dcg.packs import expand
+
+    wanted, unknown = expand(enabled)
+    dropped, unknown_dropped = expand(disabled)
+    for sel in unknown + unknown_dropped:
+        from dcg.packs import all_ids
+
+        categories = sorted({p.split(".")[0] for p in all_ids()})
+        cfg.problems.append(f"unknown pack {sel!r}{_suggest(sel, [*all_ids(), *categories])}")
+    for pack_id in wanted:
+        if pack_id not in cfg.packs and pack_id not in dropped:
+            cfg.packs.append(pack_id)
+    for key in DURATIONS:
+        section, name = key.split(".")
+        target: dict[str, object] = getattr(cfg, section)
+        target[name] = parse_duration(str(target[name]))
+
+
+def check_files(cwd: str | None = None) -> list[str]:
+    """Problems in every config file that applies here (for ``dcg doctor``)."""
+    return load(cwd).problems

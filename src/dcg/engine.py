@@ -1,0 +1,157 @@
+"""The decision engine: keyword prefilter, parse once, match every simple command on its own."""
+
+from __future__ import annotations
+
+
+from dcg.model import SEVERITY_RANK, Frozen, Match
+from dcg.packs import KEYWORDS, load
+
+# typing is not imported at run time: it costs more than the hook's whole budget.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from re import Pattern
+
+    from dcg.model import Pack, Rule
+    from dcg.shell.command import Command
+
+# Characters the shell removes or that split a word without the word changing meaning
+# (`g'i't`, `\rm`, `"git"`); removing them before the keyword scan keeps the prefilter
+# from being fooled by quoting.
+_STRIP = str.maketrans("", "", "'\"\\")
+
+def scan_text(line: str) -> str:
+    """The text the keyword prefilter looks at: lower case, quotes and backslashes removed."""
+    return line.translate(_STRIP).lower()
+
+
+def has_keyword(text: str, keyword: str) -> bool:
+    """True when ``keyword`` occurs in ``text`` at the start of a word.
+
+    A keyword that starts with a letter or digit must not be preceded by one, so that
+    ``rm`` is found in ``/bin/rm -rf`` and ``$(rm …)`` but not in ``permission_mode``.
+    """
+    if not keyword[0].isalnum():
+        return keyword in text
+    i = text.find(keyword)
+    while i >= 0:
+        if i == 0:
+            return True
+        before = text[i - 1]
+        if not (before.isalnum() or before == "_"):
+            return True
+        i = text.find(keyword, i + 1)
+    return False
+
+
+def candidate_packs(text: str, pack_ids: list[str] | tuple[str, ...]) -> list[str]:
+    """Enabled packs with at least one keyword in the (scan-normalised) text."""
+    return [p for p in pack_ids if any(has_keyword(text, k) for k in KEYWORDS[p])]
+
+
+_compiled: dict[str, Pattern[str]] = {}
+
+
+def compiled(pattern: str) -> Pattern[str]:
+    """Compile a pattern on first use; ``re`` itself is imported only then."""
+    rx = _compiled.get(pattern)
+    if rx is None:
+        import re
+
+        rx = _compiled[pattern] = re.compile(pattern)
+    return rx
+
+
+class Evaluation(Frozen):
+    """Everything the engine found for one command line.
+
+    ``matches`` are ordered most severe first; ``considered`` are the packs whose
+    keywords occurred; ``commands`` the parsed simple commands (empty when no pack was
+    considered, because then nothing was parsed).
+    """
+
+    __slots__ = ("line", "commands", "matches", "considered", "excused")
+
+    line: str
+    commands: tuple[Command, ...]
+    matches: tuple[Match, ...]
+    considered: tuple[str, ...]
+    excused: tuple[tuple[str, Command], ...]
+
+    def __init__(
+        self,
+        line: str,
+        commands: tuple[Command, ...] = (),
+        matches: tuple[Match, ...] = (),
+        considered: tuple[str, ...] = (),
+        excused: tuple[tuple[str, Command], ...] = (),
+    ) -> None:
+        self._set("line", line)
+        self._set("commands", commands)
+        self._set("matches", matches)
+        self._set("considered", considered)
+        self._set("excused", excused)
+
+    @property
+    def top(self) -> Match | None:
+        return self.matches[0] if self.matches else None
+
+
+def parse_line(line: str, shell: str, deadline: float | None) -> list[Command]:
+    if shell == "powershell":
+        from dcg.powershell import parse_powershell
+
+        return parse_powershell(line, deadline=deadline)
+    from dcg.shell import parse
+
+    return parse(line, deadline=deadline)
+
+
+def evaluate(
+    line: str,
+    pack_ids: list[str] | tuple[str, ...],
+    *,
+    cwd: str | None = None,
+    shell: str = "bash",
+    deadline: float | None = None,
+) -> Evaluation:
+    """Evaluate a command line against the enabled packs.
+
+    Raises ``dcg.shell.TooComplex`` when the line exceeds a parsing bound; the caller
+    decides (the hook stops such a line when a keyword of an enabled pack occurs).
+    """
+    text = scan_text(line)
+    considered = candidate_packs(text, pack_ids)
+    if not considered:
+        return Evaluation(line)
+    commands = parse_line(line, shell, deadline)
+    matches: list[Match] = []
+    excused: list[tuple[str, Command]] = []
+    # Pack keywords are checked again per simple command: a nested or wrapped command
+    # may carry the keyword the whole line had, and other commands need not be tried.
+    for command in commands:
+        ctext = command.text.lower()
+        for pack_id in pack_ids:
+            if not any(has_keyword(ctext, k) for k in KEYWORDS[pack_id]):
+                continue
+            pack = load(pack_id)
+            if pack.safe and any(compiled(s).search(command.text) for s in pack.safe):
+                excused.append((pack_id, command))
+                continue
+            rule = match_rule(pack, command, ctext, cwd)
+            if rule is not None:
+                matches.append(Match(pack, rule, command))
+    matches.sort(key=lambda m: -SEVERITY_RANK[m.rule.severity])
+    return Evaluation(line, tuple(commands), tuple(matches), tuple(considered), tuple(excused))
+
+
+def match_rule(pack: Pack, command: Command, ctext: str, cwd: str | None) -> Rule | None:
+    """The first rule of ``pack`` that matches ``command``, if any."""
+    for rule in pack.rules:
+        if rule.keywords and not any(has_keyword(ctext, k) for k in rule.keywords):
+            continue
+        if not compiled(rule.pattern).search(command.text):
+            continue
+        if rule.check is not None and not rule.check(command, cwd or ""):
+            continue
+        return rule
+    return None

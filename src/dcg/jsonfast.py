@@ -1,0 +1,123 @@
+"""JSON without importing ``json``: the hook path cannot afford ``re``.
+
+``json.decoder`` and ``json.encoder`` import ``re`` at module level, which alone
+costs more than half a bare interpreter start. CPython's C accelerator ``_json`` does
+the real work without it; this module drives ``_json`` directly and falls back to
+``json`` where the accelerator is missing.
+"""
+
+from __future__ import annotations
+
+
+# typing is not imported at run time: it costs more than the hook's whole budget.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from typing import Any
+
+try:
+    import _json
+except ImportError:  # pragma: no cover - non-CPython
+    _json = None  # type: ignore[assignment]
+
+_WS = " \t\n\r"
+
+
+class JSONError(ValueError):
+    """Raised for input that is not one JSON document."""
+
+
+def _raise_constant(name: str) -> Any:
+    raise JSONError(f"invalid constant {name}")
+
+
+class _Context:
+    # The attributes _json.make_scanner reads from a json.JSONDecoder.
+    strict = True
+    object_hook = None
+    object_pairs_hook = None
+    parse_float = float
+    parse_int = int
+    parse_constant = staticmethod(_raise_constant)
+    memo: dict[str, str] = {}
+
+
+_scanner: Any = None
+
+
+def loads(text: str) -> Any:
+    """Parse one JSON document; raise JSONError for anything else."""
+    global _scanner
+    if _json is None:  # pragma: no cover
+        import json
+
+        try:
+            return json.loads(text)
+        except ValueError as exc:
+            raise JSONError(str(exc)) from None
+    if _scanner is None:
+        _scanner = _json.make_scanner(_Context())
+    n = len(text)
+    i = 0
+    while i < n and text[i] in _WS:
+        i += 1
+    try:
+        value, end = _scanner(text, i)
+    except StopIteration as stop:
+        raise JSONError(f"invalid JSON at offset {stop.value}") from None
+    except (ValueError, RecursionError, SystemError) as exc:
+        # SystemError: CPython's scanner reports some truncated documents that way.
+        raise JSONError(str(exc) or "invalid JSON") from None
+    finally:
+        _Context.memo.clear()
+    while end < n and text[end] in _WS:
+        end += 1
+    if end != n:
+        raise JSONError("extra data after JSON value")
+    return value
+
+
+def _encode_str(s: str) -> str:
+    if _json is None:  # pragma: no cover
+        import json
+
+        return json.dumps(s)
+    result: str = _json.encode_basestring_ascii(s)
+    return result
+
+
+def dumps(value: Any, indent: int | None = None, _level: int = 0) -> str:
+    """Serialise dicts, lists, strings, numbers, booleans and None.
+
+    Keys keep their insertion order; output is ASCII (non-ASCII is ``\\u`` escaped),
+    so what the hook prints is byte-for-byte stable for golden tests.
+    """
+    if isinstance(value, str):
+        return _encode_str(value)
+    if value is None:
+        return "null"
+    if value is True:
+        return "true"
+    if value is False:
+        return "false"
+    if isinstance(value, int):
+        return str(int(value))
+    if isinstance(value, float):
+        return repr(value)
+    if indent is None:
+        if isinstance(value, dict):
+            return "{" + ",".join(f"{_encode_str(str(k))}:{dumps(v)}" for k, v in value.items()) + "}"
+        if isinstance(value, (list, tuple)):
+            return "[" + ",".join(dumps(v) for v in value) + "]"
+    else:
+        pad = "\n" + " " * (indent * (_level + 1))
+        end = "\n" + " " * (indent * _level)
+        if isinstance(value, dict):
+            if not value:
+                return "{}"
+            items = (f"{_encode_str(str(k))}: {dumps(v, indent, _level + 1)}" for k, v in value.items())
+            return "{" + pad + ("," + pad).join(items) + end + "}"
+        if isinstance(value, (list, tuple)):
+            if not value:
+                return "[]"
+            return "[" + pad + ("," + pad).join(dumps(v, indent, _level + 1) for v in value) + end + "]"
+    raise TypeError(f"cannot serialise {type(value).__name__}")

@@ -1,0 +1,103 @@
+"""Recursive deletion with rm and find, judged by what the targets could reach."""
+
+from dcg.model import Pack, Rule
+from dcg.targets import any_critical, any_outside_temp, recursive_critical
+from dcg.targets import recursive_forced_outside_temp
+
+# rm with a recursive option in any spelling: -r, -R, -rf, -fr, -Rf, --recursive.
+_RM_RECURSIVE = r"^rm\b.* (?:-[a-zA-Z]*[rR][a-zA-Z]*|--recursive)(?: |$)"
+_FIND_DELETES = r"^find\b.* (?:-delete|-exec(?:dir)? (?:rm|shred|unlink)|-ok(?:dir)? rm)(?: |$)"
+
+PACK = Pack(
+    "core.filesystem",
+    description="Filesystem: recursive rm and find -delete outside temporary directories",
+    rules=(
+        Rule(
+            "rm-rf-critical",
+            severity="critical",
+            pattern=_RM_RECURSIVE,
+            check=recursive_critical,
+            reason="recursive rm of the root, home or a system directory",
+            explanation=(
+                "A target resolves (after ~, $HOME, .., globs and possibly-empty variables) to "
+                "/, the home directory or an operating-system directory. Deleting it destroys "
+                "the machine or every file of the user; nothing can be recovered."
+            ),
+            alternative="name the exact project subdirectory to delete, or move it to the trash",
+            blocks=(
+                "rm -rf /",
+                "rm -rf ~",
+                "rm -rf $HOME",
+                "rm -rf ${HOME}/",
+                'rm -rf "$BUILD_DIR/"',
+                "sudo rm -rf /etc",
+                "rm -rf /*",
+                "rm -r --no-preserve-root /",
+                "rm -rf /tmp/../etc",
+                "rm -fr ~/.ssh",
+            ),
+            allows=("rm -rf ./build", "rm -rf /tmp/cache", "rm -r ~/project/dist", "rm ~/notes.txt"),
+        ),
+        Rule(
+            "rm-rf",
+            severity="high",
+            pattern=_RM_RECURSIVE,
+            check=recursive_forced_outside_temp,
+            reason="recursive forced rm outside a temporary directory",
+            explanation=(
+                "rm -rf deletes a whole tree without asking and without a trash can. Outside "
+                "/tmp that is usually source code, build inputs or data that may not be "
+                "recoverable."
+            ),
+            alternative="rm -ri to confirm each file, git clean -n to preview, or move it to /tmp",
+            blocks=(
+                "rm -rf src",
+                "rm -fr build/",
+                "rm -Rf node_modules",
+                "rm -r -f ./data",
+                "rm --recursive --force lib",
+                "/bin/rm -rf dist",
+                "\\rm -rf out",
+            ),
+            allows=(
+                "rm -rf /tmp/build-123",
+                "rm -rf $TMPDIR/cache",
+                "rm file.txt",
+                "rm -r empty-dir",
+                "rm -f stale.lock",
+            ),
+        ),
+        Rule(
+            "find-delete-critical",
+            severity="critical",
+            pattern=_FIND_DELETES,
+            check=any_critical,
+            reason="find deleting from the root, home or a system directory",
+            explanation=(
+                "find with -delete or -exec rm removes every match below its starting points; "
+                "starting at /, the home directory or a system directory it can wipe them."
+            ),
+            alternative="run the same find with -print first and narrow the starting directory",
+            blocks=("find / -name '*.log' -delete", "find ~ -type f -exec rm -f {} +"),
+            allows=("find / -name '*.log'", "find /tmp -delete"),
+        ),
+        Rule(
+            "find-delete",
+            severity="high",
+            pattern=_FIND_DELETES,
+            check=any_outside_temp,
+            reason="find -delete / -exec rm removes matching files outside a temporary directory",
+            explanation=(
+                "Every file the expression matches is deleted with no confirmation; a loose "
+                "expression deletes far more than intended."
+            ),
+            alternative="run the find with -print (or -ls) first, then delete the reviewed list",
+            blocks=(
+                "find . -name '*.pyc' -delete",
+                "find src -type f -exec rm {} \\;",
+                "find . -execdir rm -rf {} +",
+            ),
+            allows=("find . -name '*.pyc'", "find /tmp/x -delete", "find . -type f -print"),
+        ),
+    ),
+)

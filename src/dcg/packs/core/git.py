@@ -1,0 +1,205 @@
+"""Git operations that throw away uncommitted work, stashes or remote history."""
+
+from dcg.model import Pack, Rule
+
+# A short-option cluster containing a letter: `-f`, `-fd`, `-xfd`.
+_F = r"-[a-zA-Z]*f[a-zA-Z]*"
+
+PACK = Pack(
+    "core.git",
+    description="Git: reset, checkout, restore, clean, forced push, branch and stash deletion",
+    rules=(
+        Rule(
+            "reset-hard",
+            severity="high",
+            pattern=r"^git reset\b.* --hard(?: |$)",
+            keywords=("--hard",),
+            reason="git reset --hard discards all uncommitted changes in the working tree",
+            explanation=(
+                "Resets the index and the working tree to a commit. Every uncommitted change "
+                "to tracked files is lost and git keeps no copy of it; commits moved away from "
+                "are only reachable through the reflog."
+            ),
+            alternative="git stash (recover with git stash pop), or git reset --soft / --mixed",
+            blocks=(
+                "git reset --hard",
+                "git reset --hard HEAD~1",
+                "git -C repo --no-pager reset --hard origin/main",
+                "cd app && git reset -q --hard",
+            ),
+            allows=("git reset --soft HEAD~1", "git reset HEAD file.txt", "git reset --mixed"),
+        ),
+        Rule(
+            "reset-merge",
+            severity="high",
+            pattern=r"^git reset\b.* --merge(?: |$)",
+            keywords=("--merge",),
+            reason="git reset --merge can discard uncommitted changes in files the reset touches",
+            explanation=(
+                "Like --hard for every file that differs between the commits, while keeping "
+                "unrelated local changes; changes in those files are lost."
+            ),
+            alternative="git stash first, or git merge --abort to leave a conflicted merge",
+            blocks=("git reset --merge", "git reset --merge ORIG_HEAD"),
+            allows=("git merge --abort", "git reset --keep HEAD~1"),
+        ),
+        Rule(
+            "checkout-discard",
+            severity="high",
+            pattern=r"^git checkout\b(?:.* --(?: |$)| \.$)",
+            keywords=("checkout",),
+            reason="git checkout -- <paths> overwrites local changes in those paths",
+            explanation=(
+                "Checking out paths (with `--`, optionally from a commit, or the whole tree "
+                "with `.`) replaces the working-tree files with the index or commit version. "
+                "Uncommitted edits to those files are gone."
+            ),
+            alternative="git stash push -- <paths>, or git diff > backup.patch first",
+            blocks=(
+                "git checkout -- src/app.py",
+                "git checkout HEAD -- .",
+                "git checkout main -- config.yml",
+                "git checkout .",
+            ),
+            allows=("git checkout main", "git checkout -b feature", "git checkout -"),
+        ),
+        Rule(
+            "checkout-force",
+            severity="high",
+            pattern=rf"^git checkout\b.* (?:--force|{_F})(?: |$)",
+            keywords=("checkout",),
+            reason="git checkout -f switches branches by throwing away local changes",
+            explanation="Forced checkout discards uncommitted changes that would block the switch.",
+            alternative="git stash, then git checkout <branch>",
+            blocks=("git checkout -f main", "git checkout --force develop"),
+            allows=("git checkout feature", "git checkout -b fix-1"),
+        ),
+        Rule(
+            "restore-worktree",
+            severity="high",
+            pattern=(
+                r"^git restore\b(?:(?=.* (?:--worktree|-[a-zA-Z]*W[a-zA-Z]*)(?: |$))"
+                r"|(?!.* (?:--staged|-[a-zA-Z]*S[a-zA-Z]*)(?: |$)))"
+            ),
+            keywords=("restore",),
+            reason="git restore <paths> discards uncommitted changes in the working tree",
+            explanation=(
+                "Without --staged, git restore overwrites working-tree files from the index "
+                "(or --source); local edits are lost. --staged alone only unstages."
+            ),
+            alternative="git stash push -- <paths>; git restore --staged only unstages",
+            blocks=(
+                "git restore src/main.py",
+                "git restore .",
+                "git restore --source=HEAD~2 app.js",
+                "git restore --staged --worktree file",
+                "git restore -SW file",
+            ),
+            allows=("git restore --staged file.txt", "git restore -S src/"),
+        ),
+        Rule(
+            "clean-force",
+            severity="high",
+            pattern=(
+                rf"^git clean\b(?!.* (?:--dry-run|-[a-zA-Z]*n[a-zA-Z]*)(?: |$))"
+                rf"(?=.* (?:--force|{_F})(?: |$))"
+            ),
+            keywords=("clean",),
+            reason="git clean -f permanently deletes untracked files",
+            explanation=(
+                "Untracked files were never committed, so git has no copy: what git clean "
+                "removes (with -d whole directories, with -x ignored files too) is gone."
+            ),
+            alternative="git clean -n to preview, or git stash --include-untracked",
+            blocks=("git clean -fd", "git clean -f", "git clean -xdf", "git clean --force -d"),
+            allows=("git clean -n", "git clean -fdn", "git clean --dry-run -f"),
+        ),
+        Rule(
+            "push-force",
+            severity="high",
+            pattern=(
+                rf"^git push\b.* (?:--force|--mirror|{_F}|\+[^ ]+)(?: |$)"
+            ),
+            keywords=("push",),
+            reason="git push --force overwrites remote history and can destroy others' commits",
+            explanation=(
+                "A forced push (--force, -f, or a +refspec) replaces the remote branch with the "
+                "local one; commits that only existed on the remote are lost for everyone."
+            ),
+            alternative="git push --force-with-lease, which refuses if the remote moved",
+            blocks=(
+                "git push --force",
+                "git push -f origin main",
+                "git push origin +main",
+                "git push --mirror backup",
+            ),
+            allows=(
+                "git push origin main",
+                "git push --force-with-lease",
+                "git push --force-with-lease --force-if-includes origin feat",
+            ),
+        ),
+        Rule(
+            "branch-force-delete",
+            severity="medium",
+            pattern=(
+                r"^git branch\b(?:(?=.* -[a-zA-Z]*D[a-zA-Z]*(?: |$))"
+                r"|(?=.* (?:--delete|-[a-zA-Z]*d[a-zA-Z]*)(?: |$))"
+                rf"(?=.* (?:--force|{_F})(?: |$)))"
+            ),
+            keywords=("branch",),
+            reason="git branch -D deletes a branch even if it was never merged",
+            explanation=(
+                "Unmerged commits on the branch become unreachable; they survive only in the "
+                "reflog until it expires."
+            ),
+            alternative="git branch -d (refuses to delete unmerged branches)",
+            blocks=("git branch -D feature", "git branch --delete --force old", "git branch -df x"),
+            allows=("git branch -d merged", "git branch -a", "git branch new-feature"),
+        ),
+        Rule(
+            "stash-drop",
+            severity="medium",
+            pattern=r"^git stash drop\b",
+            keywords=("stash",),
+            reason="git stash drop deletes a stash entry",
+            explanation="A dropped stash is only recoverable by hunting for dangling commits.",
+            alternative="git stash list and git stash show -p first, or git stash pop",
+            blocks=("git stash drop", "git stash drop stash@{1}"),
+            allows=("git stash list", "git stash pop", "git stash"),
+        ),
+        Rule(
+            "stash-clear",
+            severity="high",
+            pattern=r"^git stash clear\b",
+            keywords=("stash",),
+            reason="git stash clear deletes every stash entry",
+            explanation="All stashed work is dropped at once and is very hard to recover.",
+            alternative="git stash drop a single entry after reviewing git stash list",
+            blocks=("git stash clear",),
+            allows=("git stash show -p", "git stash apply"),
+        ),
+        Rule(
+            "switch-discard",
+            severity="high",
+            pattern=rf"^git switch\b.* (?:--discard-changes|--force|{_F})(?: |$)",
+            keywords=("switch",),
+            reason="git switch --discard-changes / -f throws away local changes",
+            explanation="Forcing the switch discards uncommitted changes that would block it.",
+            alternative="git stash, then git switch <branch>",
+            blocks=("git switch --discard-changes main", "git switch -f develop"),
+            allows=("git switch main", "git switch -c feature"),
+        ),
+        Rule(
+            "worktree-remove-force",
+            severity="high",
+            pattern=rf"^git worktree remove\b.* (?:--force|{_F})(?: |$)",
+            keywords=("worktree",),
+            reason="git worktree remove --force deletes a worktree with uncommitted changes",
+            explanation="The worktree directory is deleted along with its untracked and modified files.",
+            alternative="commit or stash in the worktree, then git worktree remove without --force",
+            blocks=("git worktree remove --force ../wt", "git worktree remove -f feature-wt"),
+            allows=("git worktree list", "git worktree remove ../clean-wt"),
+        ),
+    ),
+)

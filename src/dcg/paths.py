@@ -1,0 +1,53 @@
+"""Where dcg keeps its configuration and state files."""
+
+from __future__ import annotations
+
+import os
+
+
+def config_dir() -> str:
+    """``$XDG_CONFIG_HOME/dcg`` or ``~/.config/dcg``: config, history, codes, allowlist."""
+    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    return os.path.join(base, "dcg")
+
+
+def user_config() -> str:
+    return os.path.join(config_dir(), "config.toml")
+
+
+def system_config() -> str:
+    # DCG_SYSTEM_CONFIG exists so tests never read the machine's /etc.
+    return os.environ.get("DCG_SYSTEM_CONFIG") or "/etc/dcg/config.toml"
+
+
+def history_file() -> str:
+    return os.path.join(config_dir(), "history.jsonl")
+
+
+def pending_file() -> str:
+    return os.path.join(config_dir(), "pending_confirmations.jsonl")
+
+
+def allow_once_file() -> str:
+    return os.path.join(config_dir(), "allow_once.jsonl")
+
+
+def allowlist_file() -> str:
+    return os.path.join(config_dir(), "allowlist.toml")
+
+
+def system_allowlist_file() -> str:
+    return os.path.join(os.path.dirname(system_config()), "allowlist.toml")
+
+
+def session_dir() -> str:
+    """Per-user session directory (decisions.md section 2)."""
+    override = os.environ.get("DCG_SESSION_DIR")
+    if override:
+        return override
+    return f"/tmp/dcg-sessions-{os.getuid()}"
+
+
+def error_log() -> str:
+    """Tracebacks of internal errors go here, never to stdout."""
+    return os.path.join(config_dir(), "error.log")

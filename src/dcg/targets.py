@@ -1,0 +1,186 @@
+"""What a deletion could reach: resolve rm/find targets against cwd and $HOME.
+
+Targets are judged by the worst thing they could expand to: ``~``, ``$HOME`` and
+``${HOME}`` are the home directory, ``.``/``..`` are resolved against the payload's
+cwd, ``*`` at a directory root is that directory, and a variable the command line
+never set may be empty (``"$BUILD_DIR/"`` may be ``/``).
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+
+# typing is not imported at run time: it costs more than the hook's whole budget.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from dcg.shell.command import Command
+
+# Deleting these, or the home directory, is unrecoverable for the machine or the user.
+SYSTEM_DIRS = frozenset(
+    {
+        "/", "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib32", "/lib64", "/libx32",
+        "/media", "/mnt", "/opt", "/proc", "/root", "/run", "/sbin", "/snap", "/srv", "/sys",
+        "/usr", "/var", "/Users", "/Applications", "/Library", "/System", "/Volumes",
+        "/private", "/private/etc", "/private/var", "/nix", "/nix/store",
+        "/usr/bin", "/usr/sbin", "/usr/lib", "/usr/lib64", "/usr/local", "/usr/local/bin",
+        "/usr/local/lib", "/usr/share", "/usr/include", "/var/lib", "/var/log", "/var/cache",
+        "/var/spool", "/var/mail", "/var/www", "/var/backups",
+    }
+)
+# Everything below these belongs to the operating system.
+SYSTEM_TREES = ("/bin/", "/boot/", "/dev/", "/etc/", "/lib/", "/lib32/", "/lib64/", "/proc/",
+                "/sbin/", "/sys/", "/usr/", "/System/", "/private/etc/")
+# Directories in a home whose loss is as bad as losing the home itself.
+HOME_CRITICAL = frozenset({".ssh", ".gnupg", ".aws", ".kube", ".config", ".local", ".docker",
+                           "Documents", "Desktop"})
+TEMP_ROOTS = ("/tmp", "/var/tmp", "/dev/shm", "/private/tmp", "/private/var/tmp")
+
+HOME_TOKEN = "\x00home"
+
+
+def home() -> str:
+    return os.environ.get("HOME") or os.path.expanduser("~")
+
+
+def temp_roots() -> tuple[str, ...]:
+    tmpdir = os.environ.get("TMPDIR", "").rstrip("/")
+    return (*TEMP_ROOTS, tmpdir) if tmpdir else TEMP_ROOTS
+
+
+def _expand(word: str) -> str:
+    """Expand the parts of a target word that have a known worst case."""
+    w = word.replace("\\", "/") if ":" in word[:3] else word
+    if len(w) >= 2 and w[1] == ":" and w[0].isalpha():  # C:\ from PowerShell
+        w = "/" + w[2:].lstrip("/")
+    for token in ("${HOME}", "$HOME", "$env:USERPROFILE", "$env:HOME", "${env:USERPROFILE}"):
+        w = w.replace(token, HOME_TOKEN)
+    if w == "~" or w.startswith("~/"):
+        w = HOME_TOKEN + w[1:]
+    elif w.startswith("~"):  # ~user: someone's home
+        w = "/home/" + w[1:]
+    for token in ("${TMPDIR}", "$TMPDIR"):
+        w = w.replace(token, "/tmp")
+    # Any other variable may be unset or empty: drop it and judge what remains.
+    while "$" in w:
+        i = w.index("$")
+        j = i + 1
+        if j < len(w) and w[j] == "{":
+            k = w.find("}", j)
+            j = len(w) if k < 0 else k + 1
+        else:
+            while j < len(w) and (w[j].isalnum() or w[j] == "_"):
+                j += 1
+            if j == i + 1:  # a lone "$"
+                j += 1
+        w = w[:i] + w[j:]
+    return w
+
+
+def resolve(word: str, cwd: str) -> str | None:
+    """Absolute, normalised path a target word could name; None for an empty word."""
+    w = _expand(word)
+    if not w:
+        return None
+    h = home()
+    w = w.replace(HOME_TOKEN, h)
+    # A trailing glob at a directory deletes that directory's content: judge the directory.
+    while w.endswith("*") or w.endswith("/*") or w.endswith("/.*"):
+        w = w.rstrip("*").rstrip(".").rstrip("/") or "/"
+    if not w.startswith("/"):
+        w = posixpath.join(cwd or os.getcwd(), w)
+    return posixpath.normpath(w).replace("//", "/")
+
+
+def is_critical(path: str) -> bool:
+    """Root, the home directory (and its key subdirectories), or a system directory."""
+    h = posixpath.normpath(home())
+    if path in SYSTEM_DIRS or path == h:
+        return True
+    if path.startswith(SYSTEM_TREES):
+        return True
+    parent, name = posixpath.split(path)
+    return parent == h and name in HOME_CRITICAL
+
+
+def is_temp(path: str) -> bool:
+    """Strictly inside a temp directory (the temp directory itself does not count)."""
+    return any(path.startswith(root.rstrip("/") + "/") for root in temp_roots())
+
+
+def rm_operands(argv: tuple[str, ...]) -> tuple[set[str], list[str]]:
+    """Split an rm argv into its option letters/names and its operands."""
+    opts: set[str] = set()
+    operands: list[str] = []
+    end_of_opts = False
+    for arg in argv[1:]:
+        if end_of_opts or arg == "-" or not arg.startswith("-"):
+            operands.append(arg)
+        elif arg == "--":
+            end_of_opts = True
+        elif arg.startswith("--"):
+            opts.add(arg)
+        else:
+            opts.update(arg[1:])
+    return opts, operands
+
+
+def _rm_recursive(opts: set[str]) -> bool:
+    return bool(opts & {"r", "R", "--recursive"})
+
+
+def _rm_forced(opts: set[str]) -> bool:
+    return bool(opts & {"f", "--force"})
+
+
+def find_roots(argv: tuple[str, ...]) -> list[str]:
+    """The starting points of a find command (words before the first expression)."""
+    roots: list[str] = []
+    for arg in argv[1:]:
+        if arg.startswith("-") or arg in ("(", "!", ")"):
+            if arg in ("-H", "-L", "-P") and not roots:
+                continue
+            break
+        roots.append(arg)
+    return roots or ["."]
+
+
+def targets(argv: tuple[str, ...]) -> list[str]:
+    if argv and argv[0] == "find":
+        return find_roots(argv)
+    return rm_operands(argv)[1]
+
+
+def any_critical(command: Command, cwd: str) -> bool:
+    """Rule check: a target of this rm/find could be root, home or a system directory."""
+    argv = command.argv
+    if argv and argv[0] == "rm" and "--no-preserve-root" in rm_operands(argv)[0]:
+        return True
+    for word in targets(argv):
+        path = resolve(word, cwd)
+        if path is not None and is_critical(path):
+            return True
+    return False
+
+
+def any_outside_temp(command: Command, cwd: str) -> bool:
+    """Rule check: at least one target lies outside the temp directories."""
+    argv = command.argv
+    for word in targets(argv):
+        path = resolve(word, cwd)
+        if path is not None and not is_temp(path):
+            return True
+    return False
+
+
+def recursive_critical(command: Command, cwd: str) -> bool:
+    """Rule check for rm: recursive (forced or not) and a target is critical."""
+    argv = command.argv
+    return _rm_recursive(rm_operands(argv)[0]) and any_critical(command, cwd)
+
+
+def recursive_forced_outside_temp(command: Command, cwd: str) -> bool:
+    """Rule check for rm: recursive and forced, and a target lies outside temp."""
+    argv = command.argv
+    opts = rm_operands(argv)[0]
+    return _rm_recursive(opts) and _rm_forced(opts) and any_outside_temp(command, cwd)

@@ -1,0 +1,62 @@
+"""Test isolation: every test runs with HOME, XDG dirs and dcg state under tmp_path."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+REAL_HOME = Path(os.path.expanduser("~"))
+
+
+def _dcg_executable() -> str:
+    exe = Path(sys.executable).parent / "dcg"
+    if exe.exists():
+        return str(exe)
+    found = shutil.which("dcg")
+    if found is None:
+        pytest.fail("the dcg console script is not installed; run the README's test command")
+    return found
+
+
+@pytest.fixture(autouse=True)
+def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """Point every location dcg reads or writes at tmp_path; fail on writes to the real home."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(home / ".config"))
+    monkeypatch.setenv("XDG_STATE_HOME", str(home / ".local" / "state"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(home / ".cache"))
+    monkeypatch.setenv("DCG_SESSION_DIR", str(tmp_path / "sessions"))
+    monkeypatch.setenv("DCG_SYSTEM_CONFIG", str(tmp_path / "etc" / "config.toml"))
+    for var in (
+        "DCG_CONFIG",
+        "DCG_PACKS",
+        "DCG_RESPONSE_MODE",
+        "DCG_SESSION_THRESHOLD",
+        "DCG_HISTORY_THRESHOLD",
+        "DCG_CRITICAL_ALWAYS_HARD",
+        "NO_COLOR",
+    ):
+        monkeypatch.delenv(var, raising=False)
+    real_dcg = REAL_HOME / ".config" / "dcg"
+    before = _snapshot(real_dcg)
+    yield home
+    assert _snapshot(real_dcg) == before, "a test wrote to the real ~/.config/dcg"
+
+
+def _snapshot(path: Path) -> list[tuple[str, float]]:
+    if not path.exists():
+        return []
+    return sorted((str(p), p.stat().st_mtime) for p in path.rglob("*"))
+
+
+@pytest.fixture
+def dcg_exe() -> str:
+    """Path of the installed dcg console script (the way agents run it)."""
+    return _dcg_executable()
