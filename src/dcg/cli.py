@@ -11,7 +11,7 @@ from dcg.errors import DcgError
 # typing is not imported at run time: it costs more than the hook's whole budget.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
 AGENTS = ("claude", "codex", "gemini", "copilot", "cursor", "windsurf", "opencode")
 
@@ -54,18 +54,67 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("packs", help="list packs, or show one pack's rules")
     p.add_argument("pack_id", nargs="?", metavar="PACK")
     p.add_argument("--json", action="store_true")
+    p.add_argument("--markdown", action="store_true", help="print the pack reference (docs/packs.md)")
     p = sub.add_parser("pack", help="show one pack's rules")
     p.add_argument("pack_id", metavar="PACK")
     p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("install", help="register dcg with your coding agents")
+    p.add_argument("--agent", action="append", choices=AGENTS, dest="agents", default=[])
+    p.add_argument("--all", action="store_true", dest="all_agents", help="every supported agent")
+    p.add_argument("--project", action="store_true", help="write the project's settings instead")
+    p.add_argument("--dry-run", action="store_true", help="print the changes, write nothing")
+    p = sub.add_parser("uninstall", help="remove dcg's hook from your coding agents")
+    p.add_argument("--agent", action="append", choices=AGENTS, dest="agents", default=[])
+    p.add_argument("--all", action="store_true", dest="all_agents")
+    p.add_argument("--project", action="store_true")
+    p.add_argument("--dry-run", action="store_true")
+    p = sub.add_parser("doctor", help="check that the hooks are installed and effective")
+    p.add_argument("--json", action="store_true", help="machine-readable findings")
+    p.add_argument("--project", action="store_true", help="check the project's settings too")
     return parser
 
 
-# Subcommands: name → "module:function"; each takes the parsed namespace, returns an exit code.
-COMMANDS: dict[str, str] = {
-    "test": "dcg.commands.test:main",
-    "explain": "dcg.commands.explain:main",
-    "packs": "dcg.commands.packs:main",
-    "pack": "dcg.commands.packs:main",
+def _install(args: argparse.Namespace) -> int:
+    from dcg.commands.install import install
+
+    return install(args.agents, all_agents=args.all_agents, project=args.project, dry_run=args.dry_run)
+
+
+def _uninstall(args: argparse.Namespace) -> int:
+    from dcg.commands.uninstall import uninstall
+
+    return uninstall(
+        args.agents, all_agents=args.all_agents, project=args.project, dry_run=args.dry_run
+    )
+
+
+def _doctor(args: argparse.Namespace) -> int:
+    from dcg.commands.doctor import doctor
+
+    return doctor(json_output=args.json, project=args.project)
+
+
+def _module(target: str) -> Callable[[argparse.Namespace], int]:
+    """A subcommand implemented as ``main(args)`` in a module, imported when run."""
+
+    def run(args: argparse.Namespace) -> int:
+        module = __import__(target, fromlist=["main"])
+        result: int = module.main(args)
+        return result
+
+    return run
+
+
+# Subcommand name → function taking the parsed namespace and returning the exit code.
+COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
+    "test": _module("dcg.commands.test"),
+    "explain": _module("dcg.commands.explain"),
+    "packs": _module("dcg.commands.packs"),
+    "pack": _module("dcg.commands.packs"),
+    "install": _install,
+    "uninstall": _uninstall,
+    "doctor": _doctor,
 }
 
 
@@ -82,11 +131,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     target = COMMANDS.get(args.command)
     if target is None:  # pragma: no cover - argparse rejects unknown commands
         parser.error(f"unknown command {args.command}")
-    module_name, _, func_name = target.partition(":")
-    module = __import__(module_name, fromlist=[func_name])
     try:
-        result: int = getattr(module, func_name)(args)
-        return result
+        return target(args)
     except DcgError as exc:
         print(f"dcg: error: {exc}", file=sys.stderr)
         return exc.exit_code

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from dcg import jsonfast
 from dcg.commands.test import context, evaluate, preview
 

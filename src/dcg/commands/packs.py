@@ -21,6 +21,9 @@ def main(args: argparse.Namespace) -> int:
     from dcg.errors import DcgError
     from dcg.packs import KEYWORDS, all_ids, load
 
+    if getattr(args, "markdown", False):
+        print(markdown(), end="")
+        return 0
     enabled = set(config.load(os.getcwd()).packs)
     if args.pack_id:
         if args.pack_id not in KEYWORDS:
@@ -124,3 +127,50 @@ def show_pack(data: dict[str, object]) -> None:
             console.print(f"  [red]blocks[/]  {escape(ex)}")  # type: ignore[attr-defined]
         for ex in r["allows"]:
             console.print(f"  [green]allows[/]  {escape(ex)}")  # type: ignore[attr-defined]
+
+
+def markdown() -> str:
+    """The pack reference (docs/packs.md), generated from the pack data."""
+    from dcg.packs import CORE, KEYWORDS, all_ids, category, load
+
+    out = [
+        "# dcg packs",
+        "",
+        "Generated from the pack data by `dcg packs --markdown`; do not edit by hand.",
+        "Core packs are always on; enable others with `[packs] enabled = [...]` or `DCG_PACKS`",
+        "(a category id such as `database` enables all of its packs, `all` enables every pack).",
+        "",
+        "| pack | category | rules | default | description |",
+        "|---|---|---|---|---|",
+    ]
+    ids = all_ids()
+    for pack_id in ids:
+        pack = load(pack_id)
+        on = "always on" if pack_id in CORE else "off"
+        out.append(
+            f"| [`{pack_id}`](#{pack_id.replace('.', '')}) | {category(pack_id)} "
+            f"| {len(pack.rules)} | {on} | {pack.description} |"
+        )
+    for pack_id in ids:
+        pack = load(pack_id)
+        out += ["", f"## {pack_id}", "", pack.description, ""]
+        out.append("Keywords: " + ", ".join(f"`{k}`" for k in KEYWORDS[pack_id]))
+        if pack.safe:
+            out += ["", "Safe patterns (each excuses only the simple command it matches):", ""]
+            out += [f"- `{s}`" for s in pack.safe]
+        for rule in pack.rules:
+            out += [
+                "",
+                f"### `{pack.rule_id(rule)}` ({rule.severity})",
+                "",
+                rule.reason[0].upper() + rule.reason[1:] + ".",
+                "",
+                rule.explanation,
+                "",
+                f"Instead: {rule.alternative}",
+            ]
+            if rule.blocks:
+                out += ["", "Stops:", ""] + [f"- `{ex}`" for ex in rule.blocks]
+            if rule.allows:
+                out += ["", "Lets through:", ""] + [f"- `{ex}`" for ex in rule.allows]
+    return "\n".join(out) + "\n"
