@@ -1,0 +1,94 @@
+"""Agent adapters: read each agent's hook payload and answer in its own protocol.
+
+One module per agent, each with ``NAME``, ``OUTPUT_FIELDS`` (every key it may write),
+``read(payload)``, ``render(request, outcome)`` and ``render_error(message)``. Modules
+are imported only when needed: this runs on the hook's hot path.
+"""
+
+from __future__ import annotations
+
+from dcg.hookio import Reply
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from types import ModuleType
+
+    from dcg.hookio import HookRequest, Outcome
+
+# The names users pass to `dcg hook --agent` (decisions §9).
+AGENTS = ("claude", "codex", "gemini", "copilot", "cursor", "windsurf", "opencode")
+
+
+def adapter(name: str) -> ModuleType:
+    """The adapter module of agent ``name``; ValueError for an unknown name."""
+    if name not in AGENTS:
+        raise ValueError(f"unknown agent {name!r} (known: {', '.join(AGENTS)})")
+    import importlib
+
+    return importlib.import_module(f"dcg.agents.{name}")
+
+
+def detect(payload: object) -> str | None:
+    """The agent whose payload shape ``payload`` has, or None.
+
+    Checked here rather than in each adapter so that detection imports no adapter.
+    """
+    if not isinstance(payload, dict):
+        return None
+    event = payload.get("hook_event_name")
+    if "toolArgs" in payload or "tool_args" in payload:
+        return "copilot"
+    if "tool_info" in payload or payload.get("agent_action_name") == "pre_run_command":
+        return "windsurf"
+    if event == "beforeShellExecution" or ("conversation_id" in payload and "command" in payload):
+        return "cursor"
+    if event == "BeforeTool" or payload.get("tool_name") == "run_shell_command":
+        return "gemini"
+    if "tool_input" in payload:
+        # Codex sends Claude Code's shape; only Codex adds a turn_id.
+        return "codex" if "turn_id" in payload else "claude"
+    if "sessionID" in payload and "command" in payload:
+        return "opencode"
+    return None
+
+
+def read_request(payload: object, agent: str | None) -> HookRequest | None:
+    """The shell command in ``payload``; None when dcg has no opinion about it.
+
+    None for non-shell tools, a missing, empty or non-string command, and payloads
+    whose shape no adapter recognises.
+    """
+    if not isinstance(payload, dict):
+        return None
+    name = agent if agent is not None else detect(payload)
+    if name is None:
+        return None
+    request: HookRequest | None = adapter(name).read(payload)
+    return request
+
+
+def render(request: HookRequest, outcome: Outcome | None) -> Reply:
+    """The reply for ``outcome``; no opinion (empty, exit 0) when it is None."""
+    if outcome is None:
+        return Reply()
+    reply: Reply = adapter(request.agent).render(request, outcome)
+    return reply
+
+
+def render_malformed(agent: str | None) -> Reply:
+    """Malformed JSON on stdin: no opinion, for every agent (decisions §6)."""
+    return Reply()
+
+
+def render_error(agent: str | None, message: str) -> Reply:
+    """A fail-closed deny naming an internal error.
+
+    With the agent unknown, exit 2 and the reason on stderr: that blocks in Claude
+    Code, Codex, Gemini and Windsurf without knowing which one is asking.
+    """
+    if agent is None or agent not in AGENTS:
+        from dcg.agents._common import error_reason
+
+        return Reply("", error_reason(message) + "\n", 2)
+    reply: Reply = adapter(agent).render_error(message)
+    return reply

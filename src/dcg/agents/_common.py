@@ -1,0 +1,52 @@
+"""Helpers shared by the agent adapters: payload field access and text limits."""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from dcg.hookio import Outcome
+
+# Claude Code caps hook text fields at 10,000 characters; the other agents document no
+# limit, so the same cap keeps every adapter's output bounded.
+MAX_TEXT = 10_000
+
+# Shown to the model whenever dcg could not evaluate a command (decisions §6).
+_ERROR_REASON = (
+    "dcg could not check this command because of an internal error ({message}), so it "
+    "was blocked to be safe. Do not work around this block with another tool, "
+    "interpreter or script; ask the user to run `dcg doctor` or to run the command "
+    "themselves."
+)
+
+
+def cap(text: str) -> str:
+    """Cut ``text`` to the agents' field limit."""
+    if len(text) <= MAX_TEXT:
+        return text
+    return text[: MAX_TEXT - 1] + "…"
+
+
+def text(value: object) -> str | None:
+    """A non-empty string, or None for anything else."""
+    if isinstance(value, str) and value:
+        return value
+    return None
+
+
+def command_text(value: object) -> str | None:
+    """The command string of a payload; None when missing, blank or not a string."""
+    if isinstance(value, str) and value.strip():
+        return value
+    return None
+
+
+def error_reason(message: str) -> str:
+    return cap(_ERROR_REASON.format(message=message.strip() or "unknown error"))
+
+
+def human_stderr(outcome: Outcome) -> str:
+    """The draft's human-facing block, newline-terminated, for stderr."""
+    human = outcome.human_text
+    if human and not human.endswith("\n"):
+        human += "\n"
+    return human

@@ -1,0 +1,82 @@
+"""OpenAI Codex CLI ``PreToolUse`` adapter: Claude Code's shape with a closed schema."""
+
+from __future__ import annotations
+
+from dcg import jsonfast
+from dcg.agents import claude
+from dcg.agents._common import cap, error_reason, human_stderr
+from dcg.hookio import WARNING, Reply
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from dcg.hookio import HookRequest, Outcome
+
+NAME = "codex"
+
+# Codex's output schema rejects unknown fields, and a rejected output lets the command
+# run: the draft's fields (responseLevel, codes, …) go nowhere, the reason carries them.
+OUTPUT_FIELDS: dict[str, frozenset[str]] = {
+    "": frozenset(
+        {"continue", "stopReason", "suppressOutput", "systemMessage", "hookSpecificOutput"}
+    ),
+    "hookSpecificOutput": frozenset(
+        {
+            "hookEventName",
+            "permissionDecision",
+            "permissionDecisionReason",
+            "updatedInput",
+            "additionalContext",
+        }
+    ),
+}
+
+# Codex names its shell tool "Bash" in hook payloads; older builds used "shell".
+_TOOLS = frozenset({"Bash", "shell", "local_shell", "exec_command"})
+
+
+def read(payload: dict[str, object]) -> HookRequest | None:
+    tool = payload.get("tool_name")
+    tool_input = payload.get("tool_input")
+    if tool not in _TOOLS or not isinstance(tool_input, dict):
+        return None
+    command = tool_input.get("command")
+    if isinstance(command, list):
+        # The exec tool sends an argv; turn it back into a line the parser reads.
+        if not command or not all(isinstance(w, str) for w in command):
+            return None
+        tool_input = {"command": " ".join(_quote(w) for w in command)}
+    return claude.read({**payload, "tool_name": "Bash", "tool_input": tool_input}, NAME)
+
+
+def _quote(word: str) -> str:
+    if word and all(c.isalnum() or c in "@%+=:,./-_" for c in word):
+        return word
+    return "'" + word.replace("'", "'\"'\"'") + "'"
+
+
+def render(request: HookRequest, outcome: Outcome) -> Reply:
+    if outcome.level == WARNING:
+        body: dict[str, object] = {
+            "hookSpecificOutput": {
+                "hookEventName": "PreToolUse",
+                "additionalContext": cap(outcome.model_text),
+            }
+        }
+        if outcome.summary:
+            body["systemMessage"] = cap(outcome.summary)
+        return Reply(jsonfast.dumps(body) + "\n", human_stderr(outcome), 0)
+    # `ask` marks the hook failed and the command runs: always deny.
+    return _deny(cap(outcome.model_text), human_stderr(outcome))
+
+
+def render_error(message: str) -> Reply:
+    return _deny(error_reason(message), "")
+
+
+def _deny(reason: str, stderr: str) -> Reply:
+    specific = {
+        "hookEventName": "PreToolUse",
+        "permissionDecision": "deny",
+        "permissionDecisionReason": reason,
+    }
+    return Reply(jsonfast.dumps({"hookSpecificOutput": specific}) + "\n", stderr, 0)

@@ -1,0 +1,393 @@
+"""Where each agent keeps its hook settings, and how dcg's entry looks in them.
+
+Shared by ``dcg install``, ``dcg uninstall`` and ``dcg doctor``. JSON settings files are
+edited structurally (key order and the file's indentation kept); files dcg owns outright
+(Copilot's ``dcg.json``, OpenCode's ``dcg.js``) are written and removed whole.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shlex
+import shutil
+from typing import NamedTuple
+
+from dcg.errors import DcgError
+
+AGENTS = ("claude", "codex", "gemini", "copilot", "cursor", "windsurf", "opencode")
+
+
+class Spec(NamedTuple):
+    """One agent's hook settings: files, the event list dcg goes in, how it is found."""
+
+    user_path: str  # relative to HOME
+    project_path: str  # relative to the project directory
+    home_dirs: tuple[str, ...]  # any of these under HOME means the agent is installed
+    binaries: tuple[str, ...]
+    event: str  # key under "hooks"; empty for owned files
+    owned: bool  # dcg writes the whole file
+
+
+_C, _P, _G = "PreToolUse", ".claude/settings.json", ".gemini/settings.json"
+SPECS: dict[str, Spec] = {
+    "claude": Spec(_P, _P, (".claude",), ("claude",), _C, False),
+    "codex": Spec(".codex/hooks.json", ".codex/hooks.json", (".codex",), ("codex",), _C, False),
+    "gemini": Spec(
+        ".gemini/settings.json",
+        ".gemini/settings.json",
+        (".gemini",),
+        ("gemini",),
+        "BeforeTool",
+        False,
+    ),
+    "copilot": Spec(
+        ".copilot/hooks/dcg.json", ".github/hooks/dcg.json", (".copilot",), ("copilot",), "", True
+    ),
+    "cursor": Spec(
+        ".cursor/hooks.json",
+        ".cursor/hooks.json",
+        (".cursor",),
+        ("cursor", "cursor-agent"),
+        "beforeShellExecution",
+        False,
+    ),
+    "windsurf": Spec(
+        ".codeium/windsurf/hooks.json",
+        ".windsurf/hooks.json",
+        (".codeium/windsurf",),
+        ("windsurf",),
+        "pre_run_command",
+        False,
+    ),
+    "opencode": Spec(
+        ".config/opencode/plugin/dcg.js",
+        ".opencode/plugin/dcg.js",
+        (".config/opencode",),
+        ("opencode",),
+        "",
+        True,
+    ),
+}
+
+# The tool names each agent's matcher must cover for dcg to see every shell command.
+SHELL_TOOLS: dict[str, tuple[str, ...]] = {
+    "claude": ("Bash", "PowerShell"),
+    "codex": ("Bash",),
+    "gemini": ("run_shell_command",),
+}
+MATCHERS = {"claude": "Bash|PowerShell", "codex": "^Bash$", "gemini": "run_shell_command"}
+
+
+def settings_path(agent: str, *, home: str, cwd: str, project: bool) -> str:
+    spec = SPECS[agent]
+    return os.path.join(cwd, spec.project_path) if project else os.path.join(home, spec.user_path)
+
+
+def is_present(agent: str, home: str) -> bool:
+    spec = SPECS[agent]
+    if any(os.path.isdir(os.path.join(home, d)) for d in spec.home_dirs):
+        return True
+    return any(shutil.which(b) for b in spec.binaries)
+
+
+def dcg_executable() -> str:
+    """Absolute path of the running ``dcg`` (what the agent must run)."""
+    import sys
+
+    argv0 = sys.argv[0] if sys.argv else ""
+    if os.path.basename(argv0) in ("dcg", "dcg.exe") and os.path.isfile(argv0):
+        return os.path.realpath(argv0) if not os.path.isabs(argv0) else argv0
+    found = shutil.which("dcg")
+    if found:
+        return os.path.abspath(found)
+    raise DcgError("cannot find the dcg executable; install dcg on PATH first")
+
+
+def hook_command(agent: str, exe: str) -> str:
+    # Claude Code is what `dcg hook` assumes for its shape; the others are named so that a
+    # payload that looks like another agent's is still read the right way.
+    suffix = "" if agent == "claude" else f" --agent {agent}"
+    return f"{shlex.quote(exe)} hook{suffix}"
+
+
+def is_dcg_command(command: object) -> bool:
+    if not isinstance(command, str):
+        return False
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return False
+    return (
+        len(words) >= 2
+        and os.path.basename(words[0]).removesuffix(".exe") == "dcg"
+        and words[1] == "hook"
+    )
+
+
+# --- JSON settings files ---------------------------------------------------------------
+
+
+class JsonFile(NamedTuple):
+    data: dict[str, object]
+    indent: str
+    newline: bool
+
+
+def read_json(path: str) -> JsonFile | None:
+    """The settings in ``path``; None when it does not exist."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read()
+    except FileNotFoundError:
+        return None
+    if not text.strip():
+        return JsonFile({}, "  ", True)
+    try:
+        data = json.loads(text)
+    except ValueError as exc:
+        if _has_comments(text):
+            raise DcgError(
+                f"{path} has comments; dcg edits only plain JSON. Add the entry shown by "
+                "`dcg install --dry-run` by hand"
+            ) from None
+        raise DcgError(f"{path} is not valid JSON ({exc}); fix it first") from None
+    if not isinstance(data, dict):
+        raise DcgError(f"{path} does not hold a JSON object; fix it first")
+    return JsonFile(data, _indent(text), text.endswith("\n"))
+
+
+def _has_comments(text: str) -> bool:
+    return bool(re.search(r"^\s*//|/\*", re.sub(r'"(?:\\.|[^"\\])*"', '""', text), re.M))
+
+
+def _indent(text: str) -> str:
+    match = re.search(r"\n([ \t]+)\S", text)
+    return match.group(1) if match else "  "
+
+
+def dump_json(file: JsonFile) -> str:
+    text = json.dumps(file.data, indent=file.indent, ensure_ascii=False)
+    return text + "\n" if file.newline else text
+
+
+def entry(agent: str, command: str) -> dict[str, object]:
+    """The hook group dcg adds to the agent's event list."""
+    if agent == "claude":
+        return {
+            "matcher": MATCHERS[agent],
+            "hooks": [{"type": "command", "command": command, "timeout": 10}],
+        }
+    if agent == "codex":
+        return {
+            "matcher": MATCHERS[agent],
+            "hooks": [{"type": "command", "command": command, "timeout": 10}],
+        }
+    if agent == "gemini":
+        hook = {"name": "dcg", "type": "command", "command": command, "timeout": 5000}
+        return {"matcher": MATCHERS[agent], "hooks": [hook]}
+    if agent == "cursor":
+        return {"command": command, "timeout": 30, "failClosed": True}
+    if agent == "windsurf":
+        return {"command": command, "show_output": True}
+    raise ValueError(agent)
+
+
+def new_file(agent: str) -> dict[str, object]:
+    """What a settings file dcg creates holds besides dcg's entry."""
+    return {"version": 1, "hooks": {}} if agent == "cursor" else {"hooks": {}}
+
+
+def registered(agent: str, data: dict[str, object]) -> list[tuple[str | None, str]]:
+    """``(matcher, command)`` of every dcg hook in ``data`` (matcher None: no matcher)."""
+    found: list[tuple[str | None, str]] = []
+    for group in _event_list(agent, data):
+        if not isinstance(group, dict):
+            continue
+        if agent in MATCHERS:
+            matcher = group.get("matcher")
+            for hook in group.get("hooks") or ():
+                if isinstance(hook, dict) and is_dcg_command(hook.get("command")):
+                    found.append((matcher if isinstance(matcher, str) else "", hook["command"]))
+        elif is_dcg_command(group.get("command")):
+            found.append((None, str(group["command"])))
+    return found
+
+
+def _event_list(agent: str, data: dict[str, object]) -> list[object]:
+    hooks = data.get("hooks")
+    if not isinstance(hooks, dict):
+        return []
+    events = hooks.get(SPECS[agent].event)
+    return events if isinstance(events, list) else []
+
+
+def add(agent: str, data: dict[str, object], command: str) -> list[str]:
+    """Merge dcg's entry into ``data`` in place; the changes made, empty when none."""
+    hooks = data.setdefault("hooks", {})
+    if not isinstance(hooks, dict):
+        raise DcgError(f'"hooks" is not an object in the {agent} settings; fix it first')
+    events = hooks.setdefault(SPECS[agent].event, [])
+    if not isinstance(events, list):
+        raise DcgError(f'"hooks.{SPECS[agent].event}" is not a list; fix it first')
+    changes: list[str] = []
+    for group in events:
+        if not isinstance(group, dict):
+            continue
+        if agent in MATCHERS:
+            hooks_of = [h for h in group.get("hooks") or () if isinstance(h, dict)]
+            mine = [h for h in hooks_of if is_dcg_command(h.get("command"))]
+            if not mine:
+                continue
+            for hook in mine:
+                if hook.get("command") != command:
+                    changes.append(f"hook command {hook.get('command')!r} -> {command!r}")
+                    hook["command"] = command
+            if not covers(agent, group.get("matcher")):
+                changes.append(f"matcher {group.get('matcher')!r} -> {MATCHERS[agent]!r}")
+                group["matcher"] = MATCHERS[agent]
+            return changes
+        if is_dcg_command(group.get("command")):
+            if group["command"] != command:
+                changes.append(f"hook command {group['command']!r} -> {command!r}")
+                group["command"] = command
+            return changes
+    events.append(entry(agent, command))
+    return [f"added {SPECS[agent].event} hook: {command}"]
+
+
+def remove(agent: str, data: dict[str, object]) -> bool:
+    """Remove dcg's entries (and containers left empty by that) from ``data`` in place."""
+    hooks = data.get("hooks")
+    events = _event_list(agent, data)
+    if not isinstance(hooks, dict) or not events:
+        return False
+    changed = False
+    kept: list[object] = []
+    for group in events:
+        if isinstance(group, dict) and agent in MATCHERS and isinstance(group.get("hooks"), list):
+            others = [
+                h
+                for h in group["hooks"]
+                if not (isinstance(h, dict) and is_dcg_command(h.get("command")))
+            ]
+            if len(others) != len(group["hooks"]):
+                changed = True
+                if not others:
+                    continue
+                group["hooks"] = others
+        elif isinstance(group, dict) and is_dcg_command(group.get("command")):
+            changed = True
+            continue
+        kept.append(group)
+    if not changed:
+        return False
+    if kept:
+        hooks[SPECS[agent].event] = kept
+    else:
+        del hooks[SPECS[agent].event]
+    return True
+
+
+def _is_dcg_hook(hook: object) -> bool:
+    return isinstance(hook, dict) and is_dcg_command(hook.get("command"))
+
+
+def covers(agent: str, matcher: object) -> bool:
+    """Whether a hook ``matcher`` makes the agent run dcg for all of its shell tools."""
+    if agent not in SHELL_TOOLS:
+        return True
+    if matcher in (None, "", "*"):
+        return True
+    if not isinstance(matcher, str):
+        return False
+    try:
+        pattern = re.compile(matcher)
+    except re.error:
+        return False
+    return all(pattern.fullmatch(tool) or pattern.search(tool) for tool in SHELL_TOOLS[agent])
+
+
+# --- files dcg owns ----------------------------------------------------------------------
+
+
+def owned_text(agent: str, command: str) -> str:
+    if agent == "copilot":
+        hook = {"type": "command", "bash": command, "powershell": command, "timeoutSec": 10}
+        return json.dumps({"version": 1, "hooks": {"preToolUse": [hook]}}, indent=2) + "\n"
+    if agent == "opencode":
+        return _OPENCODE_PLUGIN.replace("__DCG_ARGV__", json.dumps(shlex.split(command)))
+    raise ValueError(agent)
+
+
+def owned_command(agent: str, text: str) -> str | None:
+    """The dcg command a file dcg wrote runs; None when it is not dcg's file."""
+    if agent == "copilot":
+        try:
+            data = json.loads(text)
+            command = data["hooks"]["preToolUse"][0]["bash"]
+        except (ValueError, KeyError, IndexError, TypeError):
+            return None
+        return command if is_dcg_command(command) else None
+    match = re.search(r"^const DCG = (\[.*\]);$", text, re.M)
+    if match is None or "dcg-plugin-shim" not in text:
+        return None
+    try:
+        argv = json.loads(match.group(1))
+    except ValueError:
+        return None
+    return shlex.join(argv) if isinstance(argv, list) and argv else None
+
+
+def owned_covers(agent: str, text: str) -> bool:
+    if agent == "copilot":
+        try:
+            hook = json.loads(text)["hooks"]["preToolUse"][0]
+        except (ValueError, KeyError, IndexError, TypeError):
+            return False
+        return is_dcg_command(hook.get("bash")) and is_dcg_command(hook.get("powershell"))
+    return True
+
+
+# The OpenCode plugin shim; the protocol is documented in dcg.agents.opencode.
+_OPENCODE_PLUGIN = """\
+// dcg-plugin-shim: written by `dcg install`; `dcg uninstall` removes it.
+// Runs every bash command OpenCode is about to execute past dcg (destructive command guard).
+import { spawnSync } from "node:child_process";
+
+const DCG = __DCG_ARGV__;
+const warnings = new Map();
+
+export const DcgPlugin = async ({ directory }) => ({
+  "tool.execute.before": async (input, output) => {
+    if (input.tool !== "bash") return;
+    const payload = JSON.stringify({
+      tool: "bash",
+      command: String(output.args?.command ?? ""),
+      cwd: output.args?.workdir ?? directory,
+      sessionID: input.sessionID,
+    });
+    const run = spawnSync(DCG[0], DCG.slice(1), {
+      input: payload,
+      encoding: "utf8",
+      timeout: 10000,
+    });
+    if (run.error || (run.status !== 0 && !run.stdout)) {
+      // Fail closed: a guard that cannot run must not wave commands through.
+      const why = run.error ?? run.stderr;
+      throw new Error(`dcg could not check this command (${why}); ask the user to run dcg doctor.`);
+    }
+    if (!run.stdout.trim()) return;
+    const reply = JSON.parse(run.stdout);
+    if (reply.decision === "deny") throw new Error(reply.reason);
+    if (reply.decision === "warn") warnings.set(input.callID, reply.reason);
+  },
+  "tool.execute.after": async (input, output) => {
+    const warning = warnings.get(input.callID);
+    if (warning === undefined) return;
+    warnings.delete(input.callID);
+    output.output = `${warning}\\n\\n${output.output ?? ""}`;
+  },
+});
+"""

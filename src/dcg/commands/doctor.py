@@ -1,0 +1,291 @@
+"""``dcg doctor``: check that dcg really protects each agent, with a one-line fix per finding.
+
+argparse spec (for cli.py)::
+
+    p = sub.add_parser("doctor", help="check that the hooks are installed and effective")
+    p.add_argument("--json", action="store_true", help="machine-readable findings")
+    p.add_argument("--project", action="store_true", help="check the project's settings too")
+    -> doctor(json_output=args.json, project=args.project)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+from typing import TYPE_CHECKING, NamedTuple
+
+from dcg import paths
+from dcg.commands import _hooks
+from dcg.errors import DcgError
+
+if TYPE_CHECKING:
+    from typing import TextIO
+
+SELF_TEST_COMMAND = "git reset --hard HEAD"
+
+
+class Finding(NamedTuple):
+    """One check: ``ok`` False with ``fatal`` True means protection is not effective."""
+
+    scope: str
+    check: str
+    ok: bool
+    fatal: bool
+    detail: str
+    fix: str
+
+
+def _payload(agent: str, command: str, cwd: str) -> str:
+    """A ``PreToolUse``-style payload for ``command`` in ``agent``'s own format."""
+    if agent in ("claude", "codex"):
+        body: dict[str, object] = {
+            "session_id": "dcg-doctor",
+            "cwd": cwd,
+            "hook_event_name": "PreToolUse",
+            "permission_mode": "default",
+            "tool_name": "Bash",
+            "tool_input": {"command": command},
+        }
+        if agent == "codex":
+            body["turn_id"] = "dcg-doctor"
+    elif agent == "gemini":
+        body = {
+            "session_id": "dcg-doctor",
+            "cwd": cwd,
+            "hook_event_name": "BeforeTool",
+            "tool_name": "run_shell_command",
+            "tool_input": {"command": command},
+        }
+    elif agent == "copilot":
+        body = {"sessionId": "dcg-doctor", "cwd": cwd, "toolName": "bash"}
+        body["toolArgs"] = json.dumps({"command": command})
+    elif agent == "cursor":
+        body = {"hook_event_name": "beforeShellExecution", "conversation_id": "dcg-doctor"}
+        body |= {"command": command, "cwd": cwd}
+    elif agent == "windsurf":
+        body = {"agent_action_name": "pre_run_command", "trajectory_id": "dcg-doctor"}
+        body["tool_info"] = {"command_line": command, "cwd": cwd}
+    else:
+        body = {"tool": "bash", "command": command, "cwd": cwd, "sessionID": "dcg-doctor"}
+    return json.dumps(body)
+
+
+def stopped(agent: str, stdout: str, exit_code: int) -> bool:
+    """Whether ``agent`` would refuse to run the command, given the hook's reply."""
+    if exit_code == 2 and agent in ("claude", "codex", "gemini", "windsurf"):
+        return True
+    if exit_code != 0 or agent == "windsurf":
+        return False
+    try:
+        body = json.loads(stdout) if stdout.strip() else {}
+    except ValueError:
+        return False
+    if not isinstance(body, dict):
+        return False
+    if agent in ("claude", "codex"):
+        specific = body.get("hookSpecificOutput")
+        return isinstance(specific, dict) and specific.get("permissionDecision") == "deny"
+    key = {"gemini": "decision", "copilot": "permissionDecision", "cursor": "permission"}
+    return body.get(key.get(agent, "decision")) == "deny"
+
+
+def self_test(agent: str, command: str, cwd: str) -> tuple[bool, str]:
+    """Run the registered ``command`` on a destructive payload, as the agent would."""
+    with tempfile.TemporaryDirectory(prefix="dcg-doctor-") as tmp:
+        # Paranoid mode makes the answer a hard block whatever the counts; a copy of the user
+        # config in a throwaway XDG_CONFIG_HOME keeps the test out of the real history.
+        config = os.path.join(tmp, "config")
+        os.makedirs(os.path.join(config, "dcg"), mode=0o700)
+        if os.path.isfile(paths.user_config()):
+            shutil.copy2(paths.user_config(), os.path.join(config, "dcg", "config.toml"))
+        env = dict(os.environ)
+        env |= {"DCG_RESPONSE_MODE": "paranoid", "XDG_CONFIG_HOME": config}
+        env["DCG_SESSION_DIR"] = os.path.join(tmp, "sessions")
+        try:
+            run = subprocess.run(
+                command,
+                shell=True,
+                input=_payload(agent, SELF_TEST_COMMAND, cwd),
+                capture_output=True,
+                text=True,
+                timeout=20,
+                env=env,
+                cwd=cwd,
+            )
+        except subprocess.TimeoutExpired:
+            return False, "the hook timed out (the agent lets the command run)"
+    if stopped(agent, run.stdout, run.returncode):
+        return True, f"`{SELF_TEST_COMMAND}` is stopped"
+    detail = (run.stderr.strip().splitlines() or [run.stdout.strip() or "no output"])[-1]
+    return False, f"`{SELF_TEST_COMMAND}` was not stopped (exit {run.returncode}: {detail[:120]})"
+
+
+def _executable(command: str) -> str | None:
+    """The program ``command`` runs, when it exists and is executable."""
+    try:
+        program = shlex.split(command)[0]
+    except (ValueError, IndexError):
+        return None
+    found = program if os.path.isabs(program) else shutil.which(program)
+    if found and os.path.isfile(found) and os.access(found, os.X_OK):
+        return found
+    return None
+
+
+def check_agent(agent: str, path: str, cwd: str) -> list[Finding]:
+    scope = agent
+    fix_install = f"dcg install --agent {agent}"
+    try:
+        text = _read(path)
+        if text is None:
+            command, covered = None, False
+        elif _hooks.SPECS[agent].owned:
+            command = _hooks.owned_command(agent, text)
+            covered = command is not None and _hooks.owned_covers(agent, text)
+        else:
+            settings = _hooks.read_json(path)
+            found = _hooks.registered(agent, settings.data if settings else {})
+            command = found[0][1] if found else None
+            covered = any(_hooks.covers(agent, matcher) for matcher, _ in found)
+    except DcgError as exc:
+        return [Finding(scope, "settings", False, True, str(exc), f"fix {path}")]
+    if command is None:
+        return [Finding(scope, "registered", False, True, f"no dcg hook in {path}", fix_install)]
+    out = [Finding(scope, "registered", True, False, path, "")]
+    tools = "/".join(_hooks.SHELL_TOOLS.get(agent, ("shell",)))
+    if covered:
+        out.append(Finding(scope, "matcher", True, False, f"covers {tools}", ""))
+    else:
+        detail = f"the hook's matcher does not cover {tools}"
+        out.append(Finding(scope, "matcher", False, True, detail, fix_install))
+    if _executable(command) is None:
+        detail = f"{shlex.split(command)[0]} does not exist or is not executable"
+        return [*out, Finding(scope, "executable", False, True, detail, fix_install)]
+    out.append(Finding(scope, "executable", True, False, shlex.split(command)[0], ""))
+    ok, detail = self_test(agent, command, cwd)
+    fix = "" if ok else "run `dcg test 'git reset --hard'` and check `dcg config response`"
+    out.append(Finding(scope, "self-test", ok, not ok, detail, fix))
+    return out
+
+
+def _read(path: str) -> str | None:
+    try:
+        with open(path, encoding="utf-8") as f:
+            return f.read()
+    except FileNotFoundError:
+        return None
+
+
+def check_config(cwd: str) -> list[Finding]:
+    try:
+        from dcg.config import check_files
+    except ImportError:  # the config module predates check_files
+        return []
+    try:
+        problems = check_files(cwd)
+    except Exception as exc:  # a broken config is a finding, not a crash
+        problems = [f"{type(exc).__name__}: {exc}"]
+    if not problems:
+        return [Finding("config", "valid", True, False, "no problems", "")]
+    return [
+        Finding("config", "valid", False, False, problem, f"edit {paths.user_config()}")
+        for problem in problems
+    ]
+
+
+def check_state() -> list[Finding]:
+    out: list[Finding] = []
+    for directory in (paths.config_dir(), paths.session_dir()):
+        if not os.path.isdir(directory):
+            continue
+        out.append(_private(directory, 0o700))
+        for name in sorted(os.listdir(directory)):
+            full = os.path.join(directory, name)
+            if os.path.isfile(full) and not os.path.islink(full):
+                out.append(_private(full, 0o600))
+    history = paths.history_file()
+    if os.path.exists(history):
+        try:
+            with open(history, encoding="utf-8", errors="replace") as f:
+                lines = [line for line in f if line.strip()]
+        except OSError as exc:
+            fix = f"chmod 600 {history}"
+            out.append(Finding("state", "history", False, False, f"unreadable: {exc}", fix))
+        else:
+            bad = sum(1 for line in lines if not _is_json_object(line))
+            detail = f"{len(lines)} records" + (f", {bad} unreadable (skipped)" if bad else "")
+            out.append(Finding("state", "history", True, False, detail, ""))
+    return [f for f in out if not f.ok] or [
+        Finding("state", "private", True, False, "state files are private", "")
+    ] + [f for f in out if f.check == "history"]
+
+
+def _is_json_object(line: str) -> bool:
+    try:
+        return isinstance(json.loads(line), dict)
+    except ValueError:
+        return False
+
+
+def _private(path: str, mode: int) -> Finding:
+    actual = stat.S_IMODE(os.stat(path).st_mode)
+    if actual & 0o077:
+        detail = f"{path} is readable by others ({actual:o})"
+        return Finding("state", "private", False, False, detail, f"chmod {mode:o} {path}")
+    return Finding("state", "private", True, False, path, "")
+
+
+def doctor(
+    *,
+    json_output: bool = False,
+    project: bool = False,
+    cwd: str | None = None,
+    stdout: TextIO | None = None,
+) -> int:
+    out = stdout or sys.stdout
+    home = os.path.expanduser("~")
+    cwd = cwd or os.getcwd()
+    findings: list[Finding] = []
+    checked = 0
+    for agent in _hooks.AGENTS:
+        scopes = [False, True] if project else [False]
+        for in_project in scopes:
+            path = _hooks.settings_path(agent, home=home, cwd=cwd, project=in_project)
+            if not (os.path.exists(path) or (not in_project and _hooks.is_present(agent, home))):
+                continue
+            checked += 1
+            findings += check_agent(agent, path, cwd)
+    if not checked:
+        fix = "install an agent, then `dcg install`"
+        findings.append(Finding("agents", "found", False, True, "no supported agent found", fix))
+    findings += check_config(cwd)
+    findings += check_state()
+    _report(findings, json_output, out)
+    return 1 if any(f.fatal and not f.ok for f in findings) else 0
+
+
+def _report(findings: list[Finding], json_output: bool, out: TextIO) -> None:
+    if json_output:
+        out.write(json.dumps([f._asdict() for f in findings], indent=2) + "\n")
+        return
+    plain = os.environ.get("NO_COLOR") is not None or not out.isatty()
+    if plain:
+        for f in findings:
+            mark = "ok  " if f.ok else ("FAIL" if f.fatal else "warn")
+            line = f"{mark} {f.scope}: {f.check}: {f.detail}"
+            out.write(line + (f"\n     fix: {f.fix}\n" if f.fix and not f.ok else "\n"))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table("", "scope", "check", "detail", "fix")
+    for f in findings:
+        mark = "[green]ok[/]" if f.ok else ("[red]FAIL[/]" if f.fatal else "[yellow]warn[/]")
+        table.add_row(mark, f.scope, f.check, f.detail, f.fix)
+    Console(file=out).print(table)

@@ -1,0 +1,139 @@
+"""``dcg doctor``: detects broken or ineffective protection, reports a healthy install."""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from dcg import paths
+from dcg.commands import _hooks
+from dcg.commands.doctor import doctor, stopped
+from dcg.commands.install import install
+
+
+def _run(**kw: object) -> tuple[int, list[dict[str, object]]]:
+    out = io.StringIO()
+    code = doctor(json_output=True, stdout=out, **kw)  # type: ignore[arg-type]
+    return code, json.loads(out.getvalue())
+
+
+def _failed(findings: list[dict[str, object]]) -> set[tuple[object, object]]:
+    return {(f["scope"], f["check"]) for f in findings if not f["ok"]}
+
+
+@pytest.fixture
+def no_agents_on_path(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # No agent binary on PATH: only the home directories decide which agents are present.
+    monkeypatch.setenv("PATH", str(isolated_home / "no-bin"))
+
+
+def test_healthy_install_is_healthy(
+    dcg_exe: str, isolated_home: Path, no_agents_on_path: None
+) -> None:
+    install(["claude"], exe=dcg_exe, stdout=io.StringIO())
+    code, findings = _run()
+    assert _failed(findings) == set()
+    assert code == 0
+    assert ("claude", "self-test") in {(f["scope"], f["check"]) for f in findings}
+
+
+def test_self_test_does_not_touch_history(
+    dcg_exe: str, isolated_home: Path, no_agents_on_path: None
+) -> None:
+    install(["claude", "gemini", "windsurf"], exe=dcg_exe, stdout=io.StringIO())
+    _run()
+    assert not os.path.exists(paths.history_file())
+
+
+def test_hook_missing(isolated_home: Path, no_agents_on_path: None) -> None:
+    (isolated_home / ".claude").mkdir()
+    code, findings = _run()
+    assert ("claude", "registered") in _failed(findings)
+    assert code == 1
+
+
+def test_matcher_not_covering_powershell(
+    dcg_exe: str, isolated_home: Path, no_agents_on_path: None
+) -> None:
+    path = isolated_home / _hooks.SPECS["claude"].user_path
+    path.parent.mkdir(parents=True)
+    hook = {"type": "command", "command": f"{dcg_exe} hook"}
+    path.write_text(json.dumps({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [hook]}]}}))
+    code, findings = _run()
+    assert ("claude", "matcher") in _failed(findings)
+    assert code == 1
+
+
+def test_binary_path_gone(isolated_home: Path, no_agents_on_path: None) -> None:
+    install(["cursor"], exe=str(isolated_home / "gone" / "dcg"), stdout=io.StringIO())
+    code, findings = _run()
+    assert ("cursor", "executable") in _failed(findings)
+    assert code == 1
+
+
+def test_hook_that_does_not_block(isolated_home: Path, no_agents_on_path: None) -> None:
+    fake = isolated_home / "bin" / "dcg"
+    fake.parent.mkdir()
+    fake.write_text("#!/bin/sh\ncat >/dev/null\nexit 0\n")
+    fake.chmod(0o755)
+    install(["gemini"], exe=str(fake), stdout=io.StringIO())
+    code, findings = _run()
+    assert ("gemini", "self-test") in _failed(findings)
+    assert code == 1
+
+
+def test_config_typo(dcg_exe: str, isolated_home: Path, no_agents_on_path: None) -> None:
+    install(["claude"], exe=dcg_exe, stdout=io.StringIO())
+    config = Path(paths.user_config())
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text('[response]\nmdoe = "strict"\n')
+    _, findings = _run()
+    problems = [f["detail"] for f in findings if f["scope"] == "config" and not f["ok"]]
+    assert any("mdoe" in str(p) for p in problems)
+
+
+def test_world_readable_state(dcg_exe: str, isolated_home: Path, no_agents_on_path: None) -> None:
+    install(["claude"], exe=dcg_exe, stdout=io.StringIO())
+    history = Path(paths.history_file())
+    history.parent.mkdir(parents=True, exist_ok=True)
+    history.parent.chmod(0o700)
+    history.write_text("")
+    history.chmod(0o644)
+    _, findings = _run()
+    bad = [f for f in findings if f["scope"] == "state" and not f["ok"]]
+    assert [f["fix"] for f in bad] == [f"chmod 600 {history}"]
+
+
+def test_plain_output_when_piped(isolated_home: Path, no_agents_on_path: None) -> None:
+    (isolated_home / ".gemini").mkdir()
+    out = io.StringIO()
+    assert doctor(stdout=out) == 1
+    assert "FAIL gemini: registered" in out.getvalue()
+    assert "fix: dcg install --agent gemini" in out.getvalue()
+
+
+@pytest.mark.parametrize(
+    ("agent", "stdout", "code", "expected"),
+    [
+        pytest.param("claude", "", 0, False, id="claude-silent"),
+        pytest.param("claude", "", 2, True, id="claude-exit-2"),
+        pytest.param(
+            "claude",
+            '{"hookSpecificOutput": {"permissionDecision": "ask"}}',
+            0,
+            False,
+            id="claude-ask",
+        ),
+        pytest.param("copilot", "", 2, False, id="copilot-exit-2-runs"),
+        pytest.param("cursor", '{"permission": "deny"}', 0, True, id="cursor-deny"),
+        pytest.param("windsurf", "", 2, True, id="windsurf-exit-2"),
+        pytest.param("opencode", '{"decision": "warn"}', 0, False, id="opencode-warn"),
+        pytest.param("gemini", "not json", 0, False, id="gemini-garbage"),
+    ],
+)
+def test_stopped(agent: str, stdout: str, code: int, expected: bool) -> None:
+    assert stopped(agent, stdout, code) is expected

@@ -1,0 +1,248 @@
+"""``dcg install`` / ``dcg uninstall`` against temporary homes with realistic settings."""
+
+from __future__ import annotations
+
+import io
+import json
+from pathlib import Path
+
+import pytest
+
+from dcg.commands import _hooks
+from dcg.commands.install import install
+from dcg.commands.uninstall import uninstall
+from dcg.errors import DcgError
+
+EXE = "/opt/dcg/bin/dcg"
+
+# Existing settings as users have them: other hooks, other keys, their own indentation.
+EXISTING: dict[str, str] = {
+    "claude": """{
+    "model": "opus",
+    "permissions": {
+        "allow": ["Bash(npm test:*)"],
+        "deny": ["Read(./.env)"]
+    },
+    "hooks": {
+        "PreToolUse": [
+            {
+                "matcher": "Edit|Write",
+                "hooks": [{"type": "command", "command": "prettier --check"}]
+            }
+        ],
+        "Stop": [{"hooks": [{"type": "command", "command": "notify-send done"}]}]
+    },
+    "statusLine": {"type": "command", "command": "~/.claude/status.sh"}
+}
+""",
+    "codex": """{
+  "hooks": {
+    "SessionStart": [{"hooks": [{"type": "command", "command": "echo hi"}]}]
+  }
+}
+""",
+    "gemini": """{
+  "theme": "GitHub",
+  "general": {"vimMode": true},
+  "hooks": {
+    "AfterTool": [{"matcher": "write_file", "hooks": [{"type": "command", "command": "fmt"}]}]
+  },
+  "mcpServers": {"github": {"command": "gh-mcp"}}
+}
+""",
+    "cursor": """{
+\t"version": 1,
+\t"hooks": {
+\t\t"afterFileEdit": [{"command": "./format.sh"}]
+\t}
+}
+""",
+    "windsurf": """{"hooks": {"post_write_code": [{"command": "lint", "show_output": false}]}}""",
+}
+
+
+def _write(path: Path, text: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text, encoding="utf-8")
+
+
+def _path(home: Path, agent: str) -> Path:
+    return home / _hooks.SPECS[agent].user_path
+
+
+def _install(*agents: str, **kw: object) -> str:
+    out = io.StringIO()
+    assert install(agents, exe=EXE, stdout=out, **kw) == 0  # type: ignore[arg-type]
+    return out.getvalue()
+
+
+def _uninstall(*agents: str) -> str:
+    out = io.StringIO()
+    assert uninstall(agents, stdout=out) == 0
+    return out.getvalue()
+
+
+@pytest.mark.parametrize("agent", [pytest.param(a, id=a) for a in EXISTING])
+def test_install_merges_and_uninstall_restores_bytes(agent: str, isolated_home: Path) -> None:
+    path = _path(isolated_home, agent)
+    _write(path, EXISTING[agent])
+    report = _install(agent)
+    assert f"{agent}: changed {path}" in report
+    data = json.loads(path.read_text())
+    before = json.loads(EXISTING[agent])
+    # Everything that was there is still there, in the same order.
+    assert list(data) == list(before) + [k for k in data if k not in before]
+    for key in before:
+        if key != "hooks":
+            assert data[key] == before[key]
+    for event, groups in before["hooks"].items():
+        assert data["hooks"][event][: len(groups)] == groups
+    assert _hooks.registered(agent, data)
+    assert list(path.parent.glob(path.name + ".dcg-backup-*"))
+    _uninstall(agent)
+    assert path.read_text() == EXISTING[agent]
+
+
+@pytest.mark.parametrize("agent", [pytest.param(a, id=a) for a in _hooks.AGENTS])
+def test_second_install_is_a_no_op(agent: str, isolated_home: Path) -> None:
+    _install(agent)
+    path = _path(isolated_home, agent)
+    first = path.read_bytes()
+    backups = sorted(path.parent.glob("*.dcg-backup-*"))
+    assert "already installed" in _install(agent)
+    assert path.read_bytes() == first
+    assert sorted(path.parent.glob("*.dcg-backup-*")) == backups
+
+
+@pytest.mark.parametrize("agent", [pytest.param(a, id=a) for a in _hooks.AGENTS])
+def test_uninstall_removes_a_file_dcg_created(agent: str, isolated_home: Path) -> None:
+    _install(agent)
+    path = _path(isolated_home, agent)
+    assert path.exists()
+    _uninstall(agent)
+    assert not path.exists()
+
+
+def test_indentation_is_kept(isolated_home: Path) -> None:
+    path = _path(isolated_home, "claude")
+    _write(path, '{\n    "model": "opus"\n}\n')
+    _install("claude")
+    assert path.read_text().startswith('{\n    "model": "opus",\n    "hooks": {\n        ')
+
+
+def test_uninstall_keeps_changes_made_after_install(isolated_home: Path) -> None:
+    path = _path(isolated_home, "claude")
+    _write(path, EXISTING["claude"])
+    _install("claude")
+    data = json.loads(path.read_text())
+    data["model"] = "sonnet"
+    path.write_text(json.dumps(data, indent=4) + "\n")
+    _uninstall("claude")
+    after = json.loads(path.read_text())
+    assert after["model"] == "sonnet"
+    assert not _hooks.registered("claude", after)
+    assert after["hooks"]["PreToolUse"] == json.loads(EXISTING["claude"])["hooks"]["PreToolUse"]
+
+
+def test_bash_only_matcher_is_fixed(isolated_home: Path) -> None:
+    path = _path(isolated_home, "claude")
+    old = {"type": "command", "command": f"{EXE} hook"}
+    _write(path, json.dumps({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [old]}]}}))
+    assert "matcher 'Bash' -> 'Bash|PowerShell'" in _install("claude")
+    groups = json.loads(path.read_text())["hooks"]["PreToolUse"]
+    assert [g["matcher"] for g in groups] == ["Bash|PowerShell"]
+
+
+def test_moved_binary_is_updated_not_duplicated(isolated_home: Path) -> None:
+    path = _path(isolated_home, "cursor")
+    _install("cursor")
+    out = io.StringIO()
+    install(["cursor"], exe="/new/place/dcg", stdout=out)
+    entries = json.loads(path.read_text())["hooks"]["beforeShellExecution"]
+    assert [e["command"] for e in entries] == ["/new/place/dcg hook --agent cursor"]
+
+
+@pytest.mark.parametrize(
+    ("agent", "command"),
+    [
+        pytest.param("claude", f"{EXE} hook", id="claude"),
+        pytest.param("codex", f"{EXE} hook --agent codex", id="codex"),
+        pytest.param("gemini", f"{EXE} hook --agent gemini", id="gemini"),
+        pytest.param("cursor", f"{EXE} hook --agent cursor", id="cursor"),
+        pytest.param("windsurf", f"{EXE} hook --agent windsurf", id="windsurf"),
+    ],
+)
+def test_hook_entry_per_agent(agent: str, command: str, isolated_home: Path) -> None:
+    _install(agent)
+    data = json.loads(_path(isolated_home, agent).read_text())
+    [(matcher, registered)] = _hooks.registered(agent, data)
+    assert registered == command
+    assert _hooks.covers(agent, matcher)
+
+
+def test_copilot_file_covers_bash_and_powershell(isolated_home: Path) -> None:
+    _install("copilot")
+    data = json.loads(_path(isolated_home, "copilot").read_text())
+    [hook] = data["hooks"]["preToolUse"]
+    assert hook["bash"] == hook["powershell"] == f"{EXE} hook --agent copilot"
+
+
+def test_opencode_shim_runs_dcg_and_throws_on_deny(isolated_home: Path) -> None:
+    _install("opencode")
+    text = _path(isolated_home, "opencode").read_text()
+    assert f'const DCG = ["{EXE}", "hook", "--agent", "opencode"];' in text
+    assert 'reply.decision === "deny") throw new Error(reply.reason)' in text
+
+
+def test_codex_trust_step_is_explained(isolated_home: Path) -> None:
+    assert "/hooks" in _install("codex")
+
+
+def test_dry_run_writes_nothing(isolated_home: Path) -> None:
+    report = _install("claude", "gemini", dry_run=True)
+    assert "would change" in report
+    assert not (isolated_home / ".claude").exists()
+    assert not (isolated_home / ".gemini").exists()
+
+
+def test_project_install_writes_project_files(isolated_home: Path, tmp_path: Path) -> None:
+    project = tmp_path / "repo"
+    project.mkdir()
+    _install("claude", "copilot", project=True, cwd=str(project))
+    assert (project / ".claude" / "settings.json").exists()
+    assert (project / ".github" / "hooks" / "dcg.json").exists()
+    assert not (isolated_home / ".claude").exists()
+
+
+def test_detects_present_agents(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", str(isolated_home / "bin"))
+    (isolated_home / ".gemini").mkdir()
+    (isolated_home / ".codeium" / "windsurf").mkdir(parents=True)
+    report = _install()
+    assert "gemini: changed" in report
+    assert "windsurf: changed" in report
+    assert "claude" not in report
+
+
+def test_nothing_detected_is_an_error(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PATH", str(isolated_home / "bin"))
+    with pytest.raises(DcgError, match="no supported agent"):
+        install(exe=EXE, stdout=io.StringIO())
+
+
+def test_settings_with_comments_are_not_rewritten(isolated_home: Path) -> None:
+    path = _path(isolated_home, "gemini")
+    text = '{\n  // my theme\n  "theme": "GitHub"\n}\n'
+    _write(path, text)
+    with pytest.raises(DcgError, match="comments"):
+        _install("gemini")
+    assert path.read_text() == text
+
+
+def test_foreign_owned_file_is_not_overwritten(isolated_home: Path) -> None:
+    path = _path(isolated_home, "opencode")
+    _write(path, "export const Mine = async () => ({});\n")
+    with pytest.raises(DcgError, match="not written by dcg"):
+        _install("opencode")
+    _uninstall("opencode")
+    assert path.exists()
