@@ -1,0 +1,1 @@
+"""Cloud provider packs: AWS, Google Cloud and Azure CLIs."""

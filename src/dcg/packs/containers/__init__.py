@@ -1,0 +1,1 @@
+"""Container packs: Docker, Docker Compose and Podman."""

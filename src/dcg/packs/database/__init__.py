@@ -1,0 +1,1 @@
+"""Database packs: PostgreSQL, MySQL, SQLite, MongoDB and Redis."""

@@ -1,0 +1,88 @@
+"""MySQL and MariaDB: dropping databases, tables and rows through mysql and mysqladmin."""
+
+from dcg.model import Pack, Rule
+
+PACK = Pack(
+    "database.mysql",
+    description="MySQL/MariaDB: mysqladmin drop, and DROP, TRUNCATE, DELETE or UPDATE without "
+    "WHERE sent through mysql -e",
+    safe=(r"^(?:mysql|mariadb|mysqladmin)\s(?:--help|--version|-V|-\?)$",),
+    rules=(
+        Rule(
+            "mysqladmin-drop",
+            severity="critical",
+            pattern=r"^(?:mysqladmin|mariadb-admin)\s(?:.*\s)?drop\s",
+            reason="mysqladmin drop deletes a whole database",
+            explanation="mysqladmin drop runs DROP DATABASE: every table in the schema and its "
+            "files are removed. With -f it does not even ask. Only a backup brings it back.",
+            alternative="Dump the database with mysqldump first and double-check the name and "
+            "host.",
+            blocks=("mysqladmin -u root -p drop shop", "mysqladmin -f drop staging"),
+            allows=("mysqladmin status", "mysqladmin create shop"),
+        ),
+        Rule(
+            "drop-database",
+            severity="critical",
+            pattern=r"(?i)^(?:mysql|mariadb)\s(?:.*\s)?drop\s+(?:database|schema)\s",
+            reason="DROP DATABASE deletes a whole database",
+            explanation="The statement removes the schema with all its tables and data. MySQL "
+            "commits DDL implicitly, so there is no rollback.",
+            alternative="mysqldump the database first (mysqldump --single-transaction db > "
+            "db.sql).",
+            blocks=(
+                "mysql -u root -e 'DROP DATABASE shop'",
+                "mariadb -h db1 -e 'drop schema if exists legacy'",
+            ),
+            allows=("mysql -e 'SHOW DATABASES'", "mysql -e 'CREATE DATABASE shop'"),
+        ),
+        Rule(
+            "drop-table",
+            severity="high",
+            pattern=r"(?i)^(?:mysql|mariadb)\s(?:.*\s)?drop\s+(?:table|view|user|trigger|"
+            r"procedure|function|event)\s",
+            reason="DROP TABLE removes a table with all its rows",
+            explanation="Dropping a table deletes its definition and data at once; DDL is "
+            "committed implicitly, so there is nothing to roll back.",
+            alternative="mysqldump the table first, or RENAME TABLE it aside and drop it later.",
+            blocks=(
+                "mysql shop -e 'DROP TABLE orders'",
+                "mysql -uroot -p -e 'drop table if exists shop.sessions'",
+            ),
+            allows=("mysql shop -e 'DESCRIBE orders'", "mysqldump shop orders > orders.sql"),
+        ),
+        Rule(
+            "truncate",
+            severity="high",
+            pattern=r"(?i)^(?:mysql|mariadb)\s(?:.*\s)?truncate\s",
+            reason="TRUNCATE empties a table",
+            explanation="TRUNCATE drops and recreates the table, so all rows vanish and the "
+            "operation cannot be rolled back.",
+            alternative="Copy the table first (CREATE TABLE t_bak LIKE t; INSERT INTO t_bak "
+            "SELECT * FROM t).",
+            blocks=(
+                "mysql shop -e 'TRUNCATE TABLE orders'",
+                "mysql -e 'truncate shop.audit_log'",
+            ),
+            allows=("mysql -e 'SELECT COUNT(*) FROM shop.audit_log'", "mysql -e 'SHOW TABLES'"),
+        ),
+        Rule(
+            "delete-without-where",
+            severity="high",
+            pattern=r"(?i)^(?:mysql|mariadb)\s(?!.*\swhere\s)(?:.*\s)?"
+            r"(?:delete\s+from|update\s+\S+\s+set)\s",
+            reason="DELETE or UPDATE without WHERE changes every row of the table",
+            explanation="Without a WHERE clause the statement applies to the whole table and "
+            "autocommit makes it permanent immediately.",
+            alternative="Add a WHERE clause, check it with SELECT first, and use "
+            "--safe-updates (mysql -U) which refuses unkeyed changes.",
+            blocks=(
+                "mysql shop -e 'DELETE FROM users'",
+                "mysql -e 'UPDATE shop.users SET admin=1'",
+            ),
+            allows=(
+                "mysql shop -e 'DELETE FROM users WHERE id = 3'",
+                "mysql -e 'SELECT * FROM shop.users'",
+            ),
+        ),
+    ),
+)

@@ -1,0 +1,1 @@
+"""Infrastructure-as-code packs: Terraform/OpenTofu, Pulumi and Ansible."""

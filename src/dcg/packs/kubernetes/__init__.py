@@ -1,0 +1,1 @@
+"""Kubernetes packs: kubectl, Helm and Kustomize."""

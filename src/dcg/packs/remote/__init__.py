@@ -1,0 +1,1 @@
+"""Remote transfer and shell packs: rsync, ssh and scp."""

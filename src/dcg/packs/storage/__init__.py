@@ -1,0 +1,1 @@
+"""Object storage packs: S3, Google Cloud Storage, MinIO and Azure Blob Storage."""

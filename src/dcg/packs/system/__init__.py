@@ -1,0 +1,1 @@
+"""System packs: disks, permissions and services."""
