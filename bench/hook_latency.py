@@ -3,6 +3,8 @@
 Every case is run as a fresh process (the way an agent runs the hook), interleaved with
 `python -I -c pass` on the same interpreter, and reported as the median ratio to it.
 State lives in a throw-away HOME so the benchmark neither reads nor pollutes yours.
+Without --dcg it measures what a user gets: a fresh venv with the current pip and a
+regular (non-editable, byte-compiled) install of this checkout.
 
     python bench/hook_latency.py [--dcg PATH] [--rounds 40] [--json] [--check]
 """
@@ -12,7 +14,6 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import shutil
 import statistics
 import subprocess
 import sys
@@ -177,14 +178,14 @@ def bench_engine(seconds: float = 2.0) -> float:
     return count / (time.perf_counter() - start)
 
 
-def find_dcg() -> str:
-    beside = Path(sys.executable).parent / "dcg"
-    if beside.exists():
-        return str(beside)
-    found = shutil.which("dcg")
-    if not found:
-        sys.exit("bench: no installed dcg found; pass --dcg PATH")
-    return found
+def build_venv(where: Path) -> str:
+    """A fresh venv with the current pip and a regular install of this checkout."""
+    root = Path(__file__).resolve().parents[1]
+    subprocess.run([sys.executable, "-m", "venv", str(where)], check=True)
+    pip = [str(where / "bin" / "python"), "-m", "pip", "install", "-q"]
+    subprocess.run([*pip, "-U", "pip"], check=True)
+    subprocess.run([*pip, str(root)], check=True)
+    return str(where / "bin" / "dcg")
 
 
 def main() -> int:
@@ -194,8 +195,9 @@ def main() -> int:
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--check", action="store_true", help="exit 1 if a target is missed")
     args = parser.parse_args()
-    dcg = args.dcg or find_dcg()
-    rows = bench_processes(dcg, args.rounds)
+    with tempfile.TemporaryDirectory(prefix="dcg-bench-venv-") as venv:
+        dcg = args.dcg or build_venv(Path(venv))
+        rows = bench_processes(dcg, args.rounds)
     throughput = bench_engine()
     missed = [r for r in rows if r["target"] is not None and r["ratio"] > r["target"]]  # type: ignore[operator]
     if throughput < 10_000:

@@ -13,6 +13,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
+    from dcg.config import Config
+
 AGENTS = ("claude", "codex", "gemini", "copilot", "cursor", "windsurf", "opencode")
 
 
@@ -59,6 +61,46 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("pack_id", metavar="PACK")
     p.add_argument("--json", action="store_true")
 
+    p = sub.add_parser("confirm", help="approve a soft-blocked command (from a terminal)")
+    p.add_argument("code", help="the 4-character code the block showed")
+    p = sub.add_parser("allow-once", help="allow a hard-blocked command (from a terminal)")
+    p.add_argument("code", help="the 4-character code the block showed")
+    p.add_argument("--single-use", action="store_true", help="allow one run only")
+
+    p = sub.add_parser("allowlist", help="manage allowlisted rules and commands")
+    a = p.add_subparsers(dest="action", required=True, metavar="ACTION")
+    add = a.add_parser("add", help="allow a rule, a whole pack (pack.id:*) or one command")
+    add.add_argument("target", nargs="?", help="rule id (core.git:reset-hard) or pack.id:*")
+    add.add_argument("--command", help="one exact simple command instead of a rule")
+    scope = add.add_mutually_exclusive_group()
+    scope.add_argument("--user", action="store_true", help="user allowlist (default)")
+    scope.add_argument("--system", action="store_true", help="system allowlist (/etc/dcg)")
+    add.add_argument("--reason", help="why (shown by list)")
+    add.add_argument("--expires", help="lifetime such as 12h or 7d")
+    rm = a.add_parser("remove", help="remove entries")
+    rm.add_argument("target", nargs="?")
+    rm.add_argument("--command")
+    rm.add_argument("--system", action="store_true")
+    ls = a.add_parser("list", help="show entries")
+    ls.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("session", help="show or clear graduation sessions")
+    p.add_argument("action", nargs="?", choices=["clear"])
+    p.add_argument("--id", dest="session_id", help="only the session with this id (prefix)")
+    p.add_argument("--json", action="store_true")
+    p = sub.add_parser("history", help="show matched commands from the history")
+    p.add_argument("rule_id", nargs="?", help="only this rule (or pack.id:* / pack prefix)")
+    p.add_argument("--window", default="24h", help="how far back (e.g. 1h, 24h, 7d)")
+    p.add_argument("--cwd", help="only commands run in this directory or below")
+    p.add_argument("--json", action="store_true")
+    p = sub.add_parser("stats", help="statistics from the history")
+    p.add_argument("--graduation", action="store_true", help="break down by response level")
+    p.add_argument("--window", default="30d", help="how far back (default: all kept history)")
+    p.add_argument("--json", action="store_true")
+    p = sub.add_parser("config", help="show or migrate configuration")
+    p.add_argument("action", choices=["response", "migrate"])
+    p.add_argument("--json", action="store_true")
+
     p = sub.add_parser("install", help="register dcg with your coding agents")
     p.add_argument("--agent", action="append", choices=AGENTS, dest="agents", default=[])
     p.add_argument("--all", action="store_true", dest="all_agents", help="every supported agent")
@@ -95,6 +137,70 @@ def _doctor(args: argparse.Namespace) -> int:
     return doctor(json_output=args.json, project=args.project)
 
 
+def _config() -> Config:
+    import os
+
+    from dcg import config
+
+    return config.load(os.getcwd())
+
+
+def _confirm(args: argparse.Namespace) -> int:
+    from dcg.commands import confirm
+
+    return confirm.main(args.code, response=_config().response)
+
+
+def _allow_once(args: argparse.Namespace) -> int:
+    from dcg.commands import allow_once
+
+    return allow_once.main(args.code, single_use=args.single_use, response=_config().response)
+
+
+def _allowlist(args: argparse.Namespace) -> int:
+    from dcg.commands import allowlist
+
+    return allowlist.main(
+        args.action,
+        getattr(args, "target", None),
+        command=getattr(args, "command", None),
+        system=getattr(args, "system", False),
+        reason=getattr(args, "reason", None),
+        expires=getattr(args, "expires", None),
+        json_out=getattr(args, "json", False),
+        response=_config().response,
+    )
+
+
+def _session(args: argparse.Namespace) -> int:
+    from dcg.commands import session
+
+    return session.main(
+        args.action, session_id=args.session_id, json_out=args.json, response=_config().response
+    )
+
+
+def _history(args: argparse.Namespace) -> int:
+    from dcg.commands import history
+
+    return history.main(args.rule_id, window=args.window, cwd=args.cwd, json_out=args.json)
+
+
+def _stats(args: argparse.Namespace) -> int:
+    from dcg.commands import stats
+
+    return stats.main(graduation=args.graduation, window=args.window, json_out=args.json)
+
+
+def _config_cmd(args: argparse.Namespace) -> int:
+    from dcg.commands import config_cmd
+
+    cfg = _config()
+    for problem in cfg.problems:
+        print(f"dcg: warning: {problem}", file=sys.stderr)
+    return config_cmd.main(args.action, response=cfg.response, history=cfg.history, json_out=args.json)
+
+
 def _module(target: str) -> Callable[[argparse.Namespace], int]:
     """A subcommand implemented as ``main(args)`` in a module, imported when run."""
 
@@ -112,6 +218,13 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "explain": _module("dcg.commands.explain"),
     "packs": _module("dcg.commands.packs"),
     "pack": _module("dcg.commands.packs"),
+    "confirm": _confirm,
+    "allow-once": _allow_once,
+    "allowlist": _allowlist,
+    "session": _session,
+    "history": _history,
+    "stats": _stats,
+    "config": _config_cmd,
     "install": _install,
     "uninstall": _uninstall,
     "doctor": _doctor,

@@ -148,7 +148,33 @@ def find_roots(argv: tuple[str, ...]) -> list[str]:
 def targets(argv: tuple[str, ...]) -> list[str]:
     if argv and argv[0] == "find":
         return find_roots(argv)
-    return rm_operands(argv)[1]
+    # `{}` is find -exec's placeholder: the find command itself is judged by its roots.
+    return [t for t in rm_operands(argv)[1] if t != "{}"]
+
+
+_DELETERS = frozenset({"rm", "shred", "unlink", "rmdir"})
+
+
+def find_deletes(argv: tuple[str, ...]) -> bool:
+    """find with -delete, or -exec/-execdir/-ok running a deleting program."""
+    for i, arg in enumerate(argv):
+        if arg == "-delete":
+            return True
+        if arg in ("-exec", "-execdir", "-ok", "-okdir") and i + 1 < len(argv):
+            program = argv[i + 1].rsplit("/", 1)[-1].lower()
+            if program in _DELETERS:
+                return True
+    return False
+
+
+def find_delete_critical(command: Command, cwd: str) -> bool:
+    """Rule check for find: it deletes and a starting point is critical."""
+    return find_deletes(command.argv) and any_critical(command, cwd)
+
+
+def find_delete_outside_temp(command: Command, cwd: str) -> bool:
+    """Rule check for find: it deletes and a starting point lies outside temp."""
+    return find_deletes(command.argv) and any_outside_temp(command, cwd)
 
 
 def any_critical(command: Command, cwd: str) -> bool:

@@ -1,17 +1,45 @@
 """Recursive deletion with rm and find, judged by what the targets could reach."""
 
 from dcg.model import Pack, Rule
-from dcg.targets import any_critical, any_outside_temp, recursive_critical
-from dcg.targets import recursive_forced_outside_temp
+from dcg.targets import (
+    find_delete_critical,
+    find_delete_outside_temp,
+    recursive_critical,
+    recursive_forced_outside_temp,
+)
 
 # rm with a recursive option in any spelling: -r, -R, -rf, -fr, -Rf, --recursive.
 _RM_RECURSIVE = r"^rm\b.* (?:-[a-zA-Z]*[rR][a-zA-Z]*|--recursive)(?: |$)"
-_FIND_DELETES = r"^find\b.* (?:-delete|-exec(?:dir)? (?:rm|shred|unlink)|-ok(?:dir)? rm)(?: |$)"
+# Whether find deletes is read from its argv (the -exec command is parsed as a command of its own).
+_FIND = r"^find\b"
 
 PACK = Pack(
     "core.filesystem",
     description="Filesystem: recursive rm and find -delete outside temporary directories",
     rules=(
+        Rule(
+            "wipe-disk",
+            severity="critical",
+            pattern=r"^(?:format-volume|clear-disk|initialize-disk|remove-partition)\b",
+            reason="formatting or wiping a disk or partition from PowerShell",
+            explanation=(
+                "Format-Volume, Clear-Disk, Initialize-Disk and Remove-Partition erase every "
+                "file on a volume or the partition table of a disk."
+            ),
+            alternative="do disk maintenance yourself, outside the agent",
+            blocks=("Format-Volume -DriveLetter D", "Clear-Disk -Number 1 -RemoveData"),
+            allows=("Get-Volume", "Get-Disk"),
+        ),
+        Rule(
+            "clear-content",
+            severity="high",
+            pattern=r"^clear-content\b",
+            reason="Clear-Content empties files in place",
+            explanation="The content of every matched file is deleted; there is no undo.",
+            alternative="keep a copy first (Copy-Item), or use git to restore tracked files",
+            blocks=("Clear-Content src\\app.ps1", "Clear-Content -Path notes.txt"),
+            allows=("Get-Content app.log", "Set-Location src"),
+        ),
         Rule(
             "rm-rf-critical",
             severity="critical",
@@ -70,8 +98,8 @@ PACK = Pack(
         Rule(
             "find-delete-critical",
             severity="critical",
-            pattern=_FIND_DELETES,
-            check=any_critical,
+            pattern=_FIND,
+            check=find_delete_critical,
             reason="find deleting from the root, home or a system directory",
             explanation=(
                 "find with -delete or -exec rm removes every match below its starting points; "
@@ -79,13 +107,13 @@ PACK = Pack(
             ),
             alternative="run the same find with -print first and narrow the starting directory",
             blocks=("find / -name '*.log' -delete", "find ~ -type f -exec rm -f {} +"),
-            allows=("find / -name '*.log'", "find /tmp -delete"),
+            allows=("find / -name '*.log'", "find /tmp/x -delete", "find ~ -exec grep -l x {} +"),
         ),
         Rule(
             "find-delete",
             severity="high",
-            pattern=_FIND_DELETES,
-            check=any_outside_temp,
+            pattern=_FIND,
+            check=find_delete_outside_temp,
             reason="find -delete / -exec rm removes matching files outside a temporary directory",
             explanation=(
                 "Every file the expression matches is deleted with no confirmation; a loose "
@@ -97,7 +125,12 @@ PACK = Pack(
                 "find src -type f -exec rm {} \\;",
                 "find . -execdir rm -rf {} +",
             ),
-            allows=("find . -name '*.pyc'", "find /tmp/x -delete", "find . -type f -print"),
+            allows=(
+                "find . -name '*.pyc'",
+                "find /tmp/x -delete",
+                "find . -type f -print",
+                "find /tmp/cache -exec rm -rf {} +",
+            ),
         ),
     ),
 )

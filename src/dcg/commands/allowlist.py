@@ -1,0 +1,176 @@
+"""``dcg allowlist add|remove|list``: rules, packs or exact commands that bypass graduation.
+
+argparse (cli.py)::
+
+    p = sub.add_parser("allowlist", help="manage allowlisted rules and commands")
+    a = p.add_subparsers(dest="action", required=True)
+    add = a.add_parser("add", help="allow a rule, a whole pack (pack.id:*) or one command")
+    add.add_argument("target", nargs="?", help="rule id (core.git:reset-hard) or pack.id:*")
+    add.add_argument("--command", help="one exact simple command instead of a rule")
+    scope = add.add_mutually_exclusive_group()
+    scope.add_argument("--user", action="store_true", help="user allowlist (default)")
+    scope.add_argument("--system", action="store_true", help="system allowlist (/etc/dcg)")
+    add.add_argument("--reason", help="why (shown by list)")
+    add.add_argument("--expires", help="lifetime such as 12h or 7d")
+    rm = a.add_parser("remove", help="remove entries")
+    rm.add_argument("target", nargs="?")
+    rm.add_argument("--command")
+    rm.add_argument("--system", action="store_true")
+    ls = a.add_parser("list", help="show entries")
+    ls.add_argument("--json", action="store_true")
+    -> allowlist.main(args.action, args.target, command=args.command,
+                      system=getattr(args, "system", False), reason=..., expires=...,
+                      json_out=getattr(args, "json", False), response=config.response)
+"""
+
+from __future__ import annotations
+
+import time
+from typing import TYPE_CHECKING
+
+from dcg import paths, render
+from dcg.commands.confirm import _esc, require_terminal
+from dcg.errors import DcgError
+from dcg.state import allowlist, clock
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+    from typing import TextIO
+
+
+def main(
+    action: str,
+    target: str | None = None,
+    *,
+    command: str | None = None,
+    system: bool = False,
+    reason: str | None = None,
+    expires: str | None = None,
+    json_out: bool = False,
+    response: Mapping[str, object] | None = None,
+    stdin: TextIO | None = None,
+    now: float | None = None,
+) -> int:
+    t = time.time() if now is None else now
+    path = paths.system_allowlist_file() if system else paths.allowlist_file()
+    if action == "list":
+        return _list(t, json_out)
+    if (target is None) == (command is None):
+        raise DcgError("give either a rule id (or pack.id:*) or --command CMD")
+    if action == "add":
+        require_terminal("allowlist add", response, stdin)
+        entry = _entry(target, command, reason, expires, t)
+        try:
+            allowlist.add(path, entry)
+        except OSError as exc:
+            raise DcgError(f"cannot write {path}: {exc}") from None
+        what = entry.get("rule") or f"command `{entry['command']}`"
+        until = f" until {entry['expires_at']}" if "expires_at" in entry else ""
+        render.console().print(f"Allowlisted {_esc(what)} in {path}{until}.")
+        return 0
+    if action == "remove":
+        try:
+            n = allowlist.remove(path, str(target or command), command=command is not None)
+        except OSError as exc:
+            raise DcgError(f"cannot write {path}: {exc}") from None
+        if not n:
+            raise DcgError(f"no allowlist entry for {target or command} in {path}")
+        render.console().print(f"Removed {n} entr{'y' if n == 1 else 'ies'} from {path}.")
+        return 0
+    raise DcgError(f"unknown allowlist action {action!r} (add, remove, list)")
+
+
+def _entry(
+    target: str | None, command: str | None, reason: str | None, expires: str | None, now: float
+) -> dict[str, str]:
+    entry: dict[str, str] = {}
+    if target is not None:
+        entry["rule"] = _check_selector(target.strip())
+    else:
+        entry["command"] = _segment(str(command))
+    if reason:
+        entry["reason"] = reason
+    entry["added_at"] = clock.iso(now)
+    if expires:
+        try:
+            entry["expires_at"] = clock.iso(now + clock.parse_duration(expires))
+        except ValueError as exc:
+            raise DcgError(str(exc)) from None
+    return entry
+
+
+def _check_selector(selector: str) -> str:
+    from dcg.packs import KEYWORDS, load
+
+    pack_id, sep, name = selector.partition(":")
+    if not sep or not name:
+        raise DcgError(f"{selector!r} is not a rule id: use pack.id:rule-name or pack.id:*")
+    if pack_id not in KEYWORDS:
+        raise DcgError(f"unknown pack {pack_id!r} (see dcg packs)")
+    if name != "*":
+        try:
+            names = {rule.name for rule in load(pack_id).rules}
+        except ImportError:
+            return selector
+        if name not in names:
+            raise DcgError(f"pack {pack_id} has no rule {name!r} (see dcg explain / dcg packs)")
+    return selector
+
+
+def _segment(command: str) -> str:
+    """The form the hook compares with: one simple command's argv joined by spaces."""
+    try:
+        from dcg.engine import parse_line
+
+        parsed = parse_line(command, "bash", None)
+    except (ImportError, AttributeError):
+        return " ".join(command.split())
+    except Exception as exc:  # the parser's own errors: tell the user, do not guess
+        raise DcgError(f"cannot parse the command: {exc}") from None
+    if len(parsed) != 1:
+        raise DcgError(
+            "an allowlisted command must be one simple command (no ;, &&, | or $(…)); "
+            "add each part separately"
+        )
+    return " ".join(parsed[0].argv)
+
+
+def _list(now: float, json_out: bool) -> int:
+    now_iso = clock.iso(now)
+    rows = []
+    sources = (("user", paths.allowlist_file()), ("system", paths.system_allowlist_file()))
+    for source, path in sources:
+        for entry in allowlist.load_entries((path,), write_cache=False):
+            exp = entry.get("expires_at", "")
+            rows.append(
+                {
+                    "scope": source,
+                    "rule": entry.get("rule"),
+                    "command": entry.get("command"),
+                    "reason": entry.get("reason"),
+                    "added_at": entry.get("added_at"),
+                    "expires_at": exp or None,
+                    "active": not exp or exp >= now_iso,
+                }
+            )
+    if json_out:
+        import json
+
+        print(json.dumps({"schema_version": 1, "entries": rows}, indent=2))
+        return 0
+    out = render.console()
+    if not rows:
+        out.print("The allowlist is empty.")
+        return 0
+    from rich.table import Table
+
+    table = Table(title="dcg allowlist")
+    for col in ("scope", "allows", "reason", "expires", "status"):
+        table.add_column(col)
+    for r in rows:
+        allows = str(r["rule"]) if r["rule"] else f"command: {r['command']}"
+        status = "[green]active[/green]" if r["active"] else "[dim]expired[/dim]"
+        expires = str(r["expires_at"] or "never")
+        table.add_row(str(r["scope"]), _esc(allows), _esc(r["reason"] or ""), expires, status)
+    out.print(table)
+    return 0

@@ -1,0 +1,327 @@
+"""The words of the graduated response: JSON fields, stderr blocks, model text, explain status.
+
+Everything here is plain string formatting, because the hook renders an outcome for
+every matched command; ``rich`` is imported only by :func:`console` for the human
+commands.
+"""
+
+from __future__ import annotations
+
+from dcg.state.clock import format_duration
+
+TYPE_CHECKING = False  # typing costs ms at start-up; type checkers treat this as True
+
+if TYPE_CHECKING:
+    from typing import TextIO
+
+    from rich.console import Console
+
+_TITLES = {
+    "warning": "⚠️  dcg WARNING: This command matches a destructive pattern",
+    "soft_block": "🛑 dcg SOFT BLOCK: Command requires confirmation",
+}
+_HARD_TITLES = {
+    "history": "threshold exceeded",
+    "session": "threshold exceeded",
+    "critical": "critical severity",
+    "paranoid": "paranoid mode",
+    "floor": "high_minimum_level",
+}
+
+
+class Facts:
+    """Everything the texts of one decision are made from."""
+
+    __slots__ = (
+        "alternative",
+        "cause",
+        "code",
+        "command",
+        "explanation",
+        "history_count",
+        "history_threshold",
+        "level",
+        "mode",
+        "pack_id",
+        "reason",
+        "rule_id",
+        "session_count",
+        "session_threshold",
+        "severity",
+        "window",
+    )
+
+    def __init__(
+        self,
+        level: str,
+        cause: str,
+        mode: str,
+        *,
+        rule_id: str,
+        pack_id: str,
+        severity: str,
+        command: str,
+        reason: str = "",
+        explanation: str = "",
+        alternative: str = "",
+        session_count: int,
+        session_threshold: int,
+        history_count: int,
+        history_threshold: int,
+        window: float,
+        code: str | None = None,
+    ) -> None:
+        self.level = level
+        self.cause = cause
+        self.mode = mode
+        self.rule_id = rule_id
+        self.pack_id = pack_id
+        self.severity = severity
+        self.command = command
+        self.reason = reason
+        self.explanation = explanation
+        self.alternative = alternative
+        self.session_count = session_count
+        self.session_threshold = session_threshold
+        self.history_count = history_count
+        self.history_threshold = history_threshold
+        self.window = window
+        self.code = code
+
+
+def allowlist_command(rule_id: str) -> str:
+    return f"dcg allowlist add {rule_id} --user"
+
+
+def fields(f: Facts) -> dict[str, object]:
+    """The draft's JSON fields for this level, plus packId, severity and remediation."""
+    out: dict[str, object] = {"responseLevel": f.level, "sessionOccurrence": f.session_count}
+    if f.level != "hard_block":
+        out["sessionThreshold"] = f.session_threshold
+    if f.level != "warning":
+        out["historyOccurrence"] = f.history_count
+        out["historyThreshold"] = f.history_threshold
+    if f.level == "soft_block" and f.code:
+        out["confirmCode"] = f.code
+    if f.level == "hard_block" and f.code:
+        out["allowOnceCode"] = f.code
+    out["ruleId"] = f.rule_id
+    out["packId"] = f.pack_id
+    out["severity"] = f.severity
+    if f.level == "warning":
+        out["warningMessage"] = "Command matches destructive pattern"
+    remediation: dict[str, str] = {}
+    if f.level == "soft_block" and f.code:
+        remediation["confirmCommand"] = f"dcg confirm {f.code}"
+    if f.level == "hard_block" and f.code:
+        remediation["allowOnceCommand"] = f"dcg allow-once {f.code}"
+    if f.level != "soft_block":
+        remediation["allowlistCommand"] = allowlist_command(f.rule_id)
+    if f.alternative:
+        remediation["safeAlternative"] = f.alternative
+    out["remediation"] = remediation
+    return out
+
+
+def _warnings_allowed(f: Facts) -> int:
+    # How many warnings the mode gives before it blocks (decisions.md section 1).
+    if f.mode == "strict":
+        return max(f.session_threshold - 1, 0)
+    if f.mode == "lenient":
+        return f.session_threshold + 1
+    return f.session_threshold
+
+
+def human_text(f: Facts) -> str:
+    """The stderr block of the draft's sections 2.1-2.3."""
+    window = format_duration(f.window)
+    head = [
+        "",
+        f"Pattern:  {f.rule_id}",
+        f"Severity: {f.severity}",
+        f"Command:  {f.command}",
+        "",
+    ]
+    if f.level == "warning":
+        if f.cause == "acknowledged":
+            count = (
+                f"This is occurrence {f.session_count} in this session "
+                "(confirmed earlier in this session). Command will proceed."
+            )
+        else:
+            count = (
+                f"This is occurrence {f.session_count}/{_warnings_allowed(f)} "
+                "in this session. Command will proceed."
+            )
+        lines = [
+            _TITLES["warning"],
+            *head,
+            count,
+            "Use --no-warnings (or show_warnings = false) to suppress warnings.",
+        ]
+    elif f.level == "soft_block":
+        lines = [
+            _TITLES["soft_block"],
+            *head,
+            f"This is occurrence {f.session_count} in this session "
+            f"(threshold: {f.session_threshold}).",
+            f"History: {f.history_count} occurrences in last {window} "
+            f"(threshold: {f.history_threshold}).",
+        ]
+        if f.cause == "floor":
+            lines.append("High-severity rules are never just a warning (high_minimum_level).")
+        lines += ["", "To proceed, use: dcg confirm <code>", f"Code: {f.code or '----'}"]
+    else:
+        title = f"🚫 dcg HARD BLOCK: Command blocked ({_HARD_TITLES.get(f.cause, f.cause)})"
+        lines = [title, *head]
+        if f.cause == "history":
+            lines.append(
+                f"This command has matched {f.history_count} times in the last {window} "
+                f"(threshold: {f.history_threshold})."
+            )
+        elif f.cause == "session":
+            lines.append(
+                f"This is occurrence {f.session_count} in this session "
+                f"(threshold: {f.session_threshold})."
+            )
+        elif f.cause == "critical":
+            lines.append("Critical-severity rules are always blocked (critical_always_hard).")
+        elif f.cause == "paranoid":
+            lines.append("Mode paranoid: every destructive command is blocked.")
+        else:
+            lines.append("High-severity rules are blocked outright here (high_minimum_level).")
+        lines += [
+            "Direct confirmation is not available for this command.",
+            "",
+            "Options:",
+            f"  1. Add to user allowlist: {allowlist_command(f.rule_id)}",
+            "  2. Allow once:       dcg allow-once <code>",
+            f"  3. Review history:   dcg history {f.rule_id}",
+            "",
+            f"Code: {f.code or '----'}",
+        ]
+    return "\n".join(lines) + "\n"
+
+
+def _about(f: Facts) -> str:
+    parts = [f"{f.rule_id} (severity {f.severity})"]
+    if f.reason:
+        parts[0] += f": {f.reason.rstrip('.')}."
+    else:
+        parts[0] += "."
+    if f.explanation:
+        parts.append(f"At risk: {f.explanation.strip()}")
+    if f.alternative:
+        alt = f.alternative.strip()
+        parts.append(f"Safer alternative: {alt}" + ("" if alt.endswith((".", "!", "?")) else "."))
+    return " ".join(parts)
+
+
+_NO_WORKAROUND = (
+    "Do not try to get the same effect another way (a different tool, an interpreter, "
+    "a script, or a rewritten command); ask the user how to proceed."
+)
+
+
+def model_text(f: Facts) -> str:
+    """What the model reads: the rule, the risk, the alternative and what to do now."""
+    if f.level == "warning":
+        return (
+            f"dcg warning: this command matches {_about(f)} The command will run this "
+            "time, but it is destructive: be sure the user wants this effect. Repeating "
+            "it will be blocked. " + _NO_WORKAROUND.replace("Do not try", "If blocked, do not try")
+        )
+    text = f"BLOCKED by dcg: {_about(f)} {_NO_WORKAROUND}"
+    if f.level == "soft_block":
+        return (
+            text + f" If the user wants it run, they can approve it by running "
+            f"`dcg confirm {f.code}` in their own terminal; then re-run exactly the same "
+            "command in the same directory (valid once, for 5 minutes)."
+        )
+    return (
+        text + f" Only the user can allow it: by running `dcg allow-once {f.code}` in "
+        "their own terminal (then re-run exactly the same command in the same directory), "
+        f"or by adding it to their allowlist (`{allowlist_command(f.rule_id)}`)."
+    )
+
+
+def summary(f: Facts) -> str:
+    """One line for a user-only notice (``systemMessage``)."""
+    if f.level == "warning":
+        return f"dcg warning: {f.rule_id} matched `{_short(f.command)}` (allowed)."
+    if f.level == "soft_block":
+        return f"dcg blocked {f.rule_id}: `{_short(f.command)}`. To allow it: dcg confirm {f.code}"
+    return f"dcg blocked {f.rule_id}: `{_short(f.command)}`. To allow it: dcg allow-once {f.code}"
+
+
+def _short(command: str, limit: int = 120) -> str:
+    one = " ".join(command.split())
+    return one if len(one) <= limit else one[: limit - 1] + "…"
+
+
+_STATUS = {
+    "warning": "Would be allowed with a warning (WARNING)",
+    "soft_block": "Would be blocked (SOFT_BLOCK)",
+    "hard_block": "Would be blocked (HARD_BLOCK)",
+}
+
+
+def status_text(status: dict[str, object]) -> str:
+    """The graduation block of ``dcg explain`` (draft section 9.3)."""
+    allow = status.get("allowlisted")
+    if isinstance(allow, dict):
+        state = f"Allowed by allowlist ({allow.get('rule') or allow.get('command')})"
+    else:
+        state = _STATUS.get(str(status["level"]), str(status["level"]))
+    lines = [
+        f"Status:     {state}",
+        "",
+        "Graduation info:",
+        f"  Mode:              {status['mode']}",
+        f"  Session count:     {status['session_count']}",
+        f"  Session threshold: {status['session_threshold']}",
+        f"  History count:     {status['history_count']}",
+        f"  History threshold: {status['history_threshold']}",
+        f"  History window:    {format_duration(float(str(status['history_window'])))}",
+    ]
+    if status.get("history_scope") == "project":
+        lines.append(f"  History scope:     {status.get('scope_dir')}")
+    rec = recommendation(status)
+    if rec:
+        first, *rest = rec
+        lines += ["", f"Recommendation: {first}", *(f"                {r}" for r in rest)]
+    return "\n".join(lines) + "\n"
+
+
+def recommendation(status: dict[str, object]) -> list[str]:
+    n = int(str(status["session_count"]))
+    if status.get("cause") == "critical":
+        return [
+            "Critical rules are always blocked; review the command, then use",
+            "dcg allow-once with the code it shows if it is really intended.",
+        ]
+    if n >= int(str(status["session_threshold"])) and n > 0:
+        return [
+            f"This command has been used {n} times this session.",
+            "Consider adding to allowlist if this is expected workflow.",
+        ]
+    return []
+
+
+def console(file: TextIO | None = None) -> Console:
+    """A rich console: colour only on a terminal and when NO_COLOR is unset."""
+    import os
+    import sys
+
+    from rich.console import Console
+
+    out = file if file is not None else sys.stdout
+    tty = out.isatty()
+    return Console(
+        file=out,
+        highlight=False,
+        no_color=bool(os.environ.get("NO_COLOR")),
+        # Piped output is read by scripts and pagers: wide enough not to truncate ids.
+        width=None if tty else 200,
+        soft_wrap=not tty,
+    )

@@ -1,0 +1,1 @@
+"""dcg's state files: sessions, history, codes and allowlists (see each module)."""
