@@ -121,7 +121,9 @@ def evaluate(
     """
     text = scan_text(line)
     considered = candidate_packs(text, pack_ids)
-    if not considered:
+    # PowerShell names (Remove-Item, ri, del…) differ from the POSIX keywords the packs
+    # use; such a line is always parsed, and keywords are checked on the translation.
+    if not considered and shell != "powershell":
         return Evaluation(line)
     commands = parse_line(line, shell, deadline)
     matches: list[Match] = []

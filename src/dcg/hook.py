@@ -92,8 +92,9 @@ def main(
         return 0
     text = raw[:MAX_STDIN].decode("utf-8", "surrogateescape")
     scan = scan_text(text)
-    # JSON escapes could hide a keyword ("\u0072m"); such payloads take the full path.
-    if not candidate_packs(scan, _ALL_PACKS) and "\\u" not in text:
+    # JSON escapes could hide a keyword ("\u0072m"), and PowerShell spells deletion
+    # differently (Remove-Item); such payloads take the full path.
+    if not candidate_packs(scan, _ALL_PACKS) and "\\u" not in text and "powershell" not in scan:
         return 0
     reply = decide(text, len(raw) > MAX_STDIN, flags, env)
     if reply.stdout:

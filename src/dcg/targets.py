@@ -50,7 +50,8 @@ def temp_roots() -> tuple[str, ...]:
 
 def _expand(word: str) -> str:
     """Expand the parts of a target word that have a known worst case."""
-    w = word.replace("\\", "/") if ":" in word[:3] else word
+    # PowerShell paths: C:\x, $env:TEMP\x, ~\x.
+    w = word.replace("\\", "/") if (":" in word[:3] or "$env:" in word or word[:2] == "~\\") else word
     if len(w) >= 2 and w[1] == ":" and w[0].isalpha():  # C:\ from PowerShell
         w = "/" + w[2:].lstrip("/")
     for token in ("${HOME}", "$HOME", "$env:USERPROFILE", "$env:HOME", "${env:USERPROFILE}"):
@@ -59,7 +60,7 @@ def _expand(word: str) -> str:
         w = HOME_TOKEN + w[1:]
     elif w.startswith("~"):  # ~user: someone's home
         w = "/home/" + w[1:]
-    for token in ("${TMPDIR}", "$TMPDIR"):
+    for token in ("${TMPDIR}", "$TMPDIR", "$env:TEMP", "$env:TMP", "${env:TEMP}", "${env:TMP}"):
         w = w.replace(token, "/tmp")
     # Any other variable may be unset or empty: drop it and judge what remains.
     while "$" in w:
@@ -189,14 +190,40 @@ def any_critical(command: Command, cwd: str) -> bool:
     return False
 
 
+# Wrappers that hand the deleting command its operands at run time.
+_FEEDERS = ("xargs", "parallel", "find")
+
+
 def any_outside_temp(command: Command, cwd: str) -> bool:
-    """Rule check: at least one target lies outside the temp directories."""
+    """Rule check: at least one target lies (or may lie) outside the temp directories.
+
+    A target that is only a variable the line never set (``"$d"``) is unknown and counts
+    as outside; so does an rm whose operands come from ``xargs``/``parallel``/``find``.
+    """
     argv = command.argv
-    for word in targets(argv):
+    words = targets(argv)
+    if not words and argv and argv[0] != "find":
+        return any(v.split(" ")[0] in _FEEDERS for v in command.via)
+    for word in words:
         path = resolve(word, cwd)
-        if path is not None and not is_temp(path):
+        if path is None:
+            if "$" in word:
+                return True
+        elif not is_temp(path):
             return True
     return False
+
+
+def rimraf_outside_temp(command: Command, cwd: str) -> bool:
+    """Rule check for rimraf (rm -rf for Node projects), however it is launched."""
+    argv = command.argv
+    if "rimraf" not in argv:
+        return False
+    rest = argv[argv.index("rimraf") :]
+    operands = tuple(a for a in rest if not a.startswith("-"))
+    from dcg.shell.command import Command as Cmd
+
+    return any_outside_temp(Cmd(("rm", *operands[1:]), via=command.via), cwd)
 
 
 def recursive_critical(command: Command, cwd: str) -> bool:

@@ -5,6 +5,10 @@ from __future__ import annotations
 from dcg.model import Frozen
 
 
+# How much of a heredoc or here-string joins the match text.
+STDIN_TEXT_LIMIT = 64 * 1024
+
+
 class Command(Frozen):
     """One simple command that the shell would execute, after unwrapping.
 
@@ -24,7 +28,8 @@ class Command(Frozen):
     be resolved statically.
 
     ``text`` is what rule patterns are matched against: ``" ".join(words)`` followed
-    by `` >target`` for each output redirection.
+    by `` >target`` for each output redirection and `` <<< stdin`` (whitespace folded)
+    when the command is fed a heredoc or here-string.
     """
 
     __slots__ = ("argv", "words", "data", "redirects", "stdin", "via", "dynamic", "text")
@@ -62,6 +67,10 @@ class Command(Frozen):
         for op, target in redirects:
             if ">" in op:
                 text += f" >{target}"
+        if stdin:
+            # What a client reads on stdin is what it executes (`psql <<< 'DROP …'`); the
+            # command word anchors every rule, so a `cat` heredoc still matches nothing.
+            text += " <<< " + " ".join(stdin[:STDIN_TEXT_LIMIT].split())
         self._set("text", text)
 
     @property

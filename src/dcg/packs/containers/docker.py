@@ -59,8 +59,11 @@ PACK = Pack(
         Rule(
             "rm-force",
             severity="medium",
-            pattern=r"^docker\s(?=(?:.*\s)?(?:-[a-zA-Z]*f[a-zA-Z]*|--force)(?:\s|$))(?:.*\s)?"
-            r"(?:rm|rmi|container\s+rm|image\s+rm)\s",
+            # rm/rmi must be the subcommand: `docker run --rm img sh -c "rm -rf /"` runs its
+            # command inside the container and removes nothing on the host.
+            pattern=r"^docker (?:(?:-H|--host|--context|-c|--config|-l|--log-level) [^ ]+ )*"
+            r"(?:rm|rmi|container rm|image rm|container remove|image remove) (?:.* )?"
+            r"(?:-[a-zA-Z]*f[a-zA-Z]*|--force)(?: |$)",
             reason="docker rm -f kills and removes running containers (rmi -f forces images out)",
             explanation="-f stops a running container with SIGKILL and deletes it with its "
             "writable layer; combined with $(docker ps -aq) it removes every container on the "

@@ -5,6 +5,7 @@ from dcg.targets import (
     find_delete_critical,
     find_delete_outside_temp,
     recursive_critical,
+    rimraf_outside_temp,
     recursive_forced_outside_temp,
 )
 
@@ -94,6 +95,21 @@ PACK = Pack(
                 "rm -r empty-dir",
                 "rm -f stale.lock",
             ),
+        ),
+        Rule(
+            "rimraf",
+            severity="high",
+            pattern=r"(?:^| )rimraf(?: |$)",
+            keywords=("rimraf",),
+            check=rimraf_outside_temp,
+            reason="rimraf deletes directory trees like rm -rf",
+            explanation=(
+                "rimraf (often run through npx, pnpm dlx or bunx) is the Node ecosystem's "
+                "rm -rf: it deletes whole trees without asking."
+            ),
+            alternative="delete only the exact build output, or move it to /tmp",
+            blocks=("npx rimraf src", "rimraf lib dist", "pnpm dlx rimraf packages"),
+            allows=("npx rimraf /tmp/out", "npm run build"),
         ),
         Rule(
             "find-delete-critical",

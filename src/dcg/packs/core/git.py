@@ -46,7 +46,7 @@ PACK = Pack(
         Rule(
             "checkout-discard",
             severity="high",
-            pattern=r"^git checkout\b(?:.* --(?: |$)| \.$)",
+            pattern=r"^git checkout\b(?:.* --(?: |$)| \.$| \.{1,2}/)",
             keywords=("checkout",),
             reason="git checkout -- <paths> overwrites local changes in those paths",
             explanation=(
@@ -60,6 +60,7 @@ PACK = Pack(
                 "git checkout HEAD -- .",
                 "git checkout main -- config.yml",
                 "git checkout .",
+                "git checkout ./src",
             ),
             allows=("git checkout main", "git checkout -b feature", "git checkout -"),
         ),

@@ -3,6 +3,12 @@
 from dcg.model import Pack, Rule
 
 _K = r"^kubectl\s"
+# Global options that may stand between `kubectl` and its subcommand; the verb must be
+# the subcommand itself, not any later word (`kubectl auth can-i delete pods` is a query).
+_G = (
+    r"(?:(?:-n|--namespace|--context|--kubeconfig|--cluster|--user|-s|--server|--token|-v"
+    r"|--as|--as-group|--request-timeout) [^ ]+ |--?[a-zA-Z-]+=[^ ]+ |-[a-zA-Z] )*"
+)
 
 PACK = Pack(
     "kubernetes.kubectl",
@@ -17,7 +23,7 @@ PACK = Pack(
         Rule(
             "delete-all-namespaces",
             severity="critical",
-            pattern=_K + r"(?=(?:.*\s)?(?:--all-namespaces|-A)(?:\s|=|$))(?:.*\s)?delete\s",
+            pattern=_K + r"(?=(?:.*\s)?(?:--all-namespaces|-A)(?:\s|=|$))" + _G + r"delete\s",
             keywords=("delete",),
             reason="kubectl delete across all namespaces removes the resources cluster-wide",
             explanation="With --all-namespaces (-A) the delete applies to every namespace, "
@@ -34,7 +40,7 @@ PACK = Pack(
         Rule(
             "delete-namespace",
             severity="critical",
-            pattern=_K + r"(?:.*\s)?delete\s+(?:ns|namespaces?)(?:\s|/|$)",
+            pattern=_K + _G + r"delete\s+(?:ns|namespaces?)(?:\s|/|$)",
             keywords=("delete",),
             reason="Deleting a namespace deletes every resource in it",
             explanation="A namespace deletion cascades to all deployments, services, secrets, "
@@ -53,7 +59,7 @@ PACK = Pack(
         Rule(
             "delete-crd",
             severity="critical",
-            pattern=_K + r"(?:.*\s)?delete\s+(?:crds?|customresourcedefinitions?)(?:\s|/|$)",
+            pattern=_K + _G + r"delete\s+(?:crds?|customresourcedefinitions?)(?:\s|/|$)",
             keywords=("delete",),
             reason="Deleting a CRD deletes every custom resource of that kind in the cluster",
             explanation="Removing a CustomResourceDefinition garbage-collects all its objects "
@@ -71,7 +77,7 @@ PACK = Pack(
             "delete-all",
             severity="high",
             pattern=_K
-            + r"(?:(?=(?:.*\s)?--all(?:\s|=|$))(?:.*\s)?delete\s|(?:.*\s)?delete\s+all(?:\s|,|$))",
+            + r"(?:(?=(?:.*\s)?--all(?:\s|=|$))" + _G + r"delete\s|" + _G + r"delete\s+all(?:\s|,|$))",
             keywords=("delete",),
             reason="kubectl delete --all / delete all removes every matching resource in the "
             "namespace",
@@ -90,7 +96,7 @@ PACK = Pack(
         Rule(
             "delete-storage",
             severity="high",
-            pattern=_K + r"(?:.*\s)?delete\s+(?:pvc?|persistentvolumes?|persistentvolumeclaims?|"
+            pattern=_K + _G + r"delete\s+(?:pvc?|persistentvolumes?|persistentvolumeclaims?|"
             r"statefulsets?|sts|secrets?)(?:\s|/|,|$)",
             keywords=("delete",),
             reason="Deleting volumes, claims, stateful sets or secrets can destroy data",
@@ -174,7 +180,7 @@ PACK = Pack(
         Rule(
             "delete",
             severity="medium",
-            pattern=_K + r"(?:.*\s)?delete\s",
+            pattern=_K + _G + r"delete\s",
             keywords=("delete",),
             reason="kubectl delete removes cluster resources",
             explanation="Deleted deployments, services, config maps and the like disappear "

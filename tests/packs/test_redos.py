@@ -1,0 +1,71 @@
+"""No rule pattern can be made to backtrack: every pattern on 64 KiB adversarial text stays fast."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from dcg.engine import compiled
+from dcg.model import Pack, Rule
+from dcg.packs import all_ids, load
+
+BIG = 64 * 1024
+# Slow enough to mean super-linear behaviour, fast enough never to trip on a loaded machine.
+LIMIT_S = 0.015
+
+TAILS = (
+    " " * BIG,
+    "-" * BIG,
+    " -" * (BIG // 2),
+    " -rf" * (BIG // 4),
+    "a" * BIG,
+    "'\"" * (BIG // 2),
+    " --force=" * (BIG // 9),
+    "/" * BIG,
+    "$(" * (BIG // 2),
+    " x" * (BIG // 2),
+    "\\" * BIG,
+)
+
+
+def _heads(rule: Rule) -> list[str]:
+    """Texts that get past each pattern's anchor: the rule's own examples, cut in half."""
+    heads = {""}
+    for example in rule.blocks + rule.allows:
+        words = example.split()
+        heads.add(" ".join(words[: max(1, len(words) // 2)]) + " ")
+        heads.add(example + " ")
+    return sorted(heads)
+
+
+def _rules() -> list[object]:
+    return [
+        pytest.param(pack, rule, id=pack.rule_id(rule))
+        for pid in all_ids()
+        for pack in [load(pid)]
+        for rule in pack.rules
+    ]
+
+
+@pytest.mark.parametrize(("pack", "rule"), _rules())
+def test_pattern_is_linear(pack: Pack, rule: Rule) -> None:
+    patterns = [rule.pattern, *pack.safe]
+    for pattern in patterns:
+        rx = compiled(pattern)
+        for head in _heads(rule):
+            for tail in TAILS:
+                text = head + tail
+                best = min(_time(rx.search, text) for _ in range(2))
+                if best > LIMIT_S:
+                    # One retry on a quiet moment before calling it super-linear.
+                    best = min(best, _time(rx.search, text))
+                assert best <= LIMIT_S, (
+                    f"{pattern!r} took {best * 1000:.1f} ms on {head!r} + {tail[:12]!r}…"
+                )
+
+
+def _time(search: object, text: str) -> float:
+    start = time.perf_counter()
+    search(text)  # type: ignore[operator]
+    return time.perf_counter() - start
