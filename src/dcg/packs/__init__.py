@@ -1,0 +1,163 @@
+"""The hand-written registry of every pack: id, module and prefilter keywords.
+
+Keywords live here rather than in the pack modules so that the hook can decide that a
+command concerns no enabled pack without importing a single pack module. A keyword
+counts when it occurs at the start of a word of the command line after quotes and
+backslashes are removed and the text is lower-cased (see ``dcg.engine``). The test
+suite proves that every example a rule blocks gets through its pack's keywords.
+
+Adding a pack is one module under ``dcg/packs/<category>/<name>.py`` defining ``PACK``
+and one line below.
+"""
+
+from __future__ import annotations
+
+
+# typing is not imported at run time: it costs more than the hook's whole budget.
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from dcg.model import Pack
+
+# (pack id, keywords). The module is ``dcg.packs.<pack id>``.
+REGISTRY: tuple[tuple[str, tuple[str, ...]], ...] = (
+    # --- core (always on) ---
+    ("core.git", ("git",)),
+    ("core.filesystem", ("rm", "find", "rimraf", "format-volume", "clear-disk",
+                         "initialize-disk", "remove-partition", "clear-content", "clc")),
+    ("core.dcg", ("dcg", ".claude", ".codex", ".gemini", ".cursor", ".copilot", ".codeium",
+                  ".windsurf", "hooks", "settings", "opencode")),
+    # Unresolvable expansions in a command word ("$CMD -rf", "`…` --hard").
+    ("core.shell", ("$", "`")),
+    # --- optional packs ---
+    ("secrets.vault", ("vault",)),
+    ("secrets.aws_secrets", ("secretsmanager",)),
+    ("secrets.onepassword", ("op",)),
+    ("secrets.doppler", ("doppler",)),
+    ("backup.restic", ("restic",)),
+    ("backup.borg", ("borg",)),
+    ("backup.rclone", ("rclone",)),
+    ("backup.velero", ("velero",)),
+    # HTTP-API packs: the clients of dcg.packs._http (curl, wget, HTTPie, xh).
+    ("search.elasticsearch", ("curl", "wget", "http", "xh")),
+    ("search.opensearch", ("curl", "wget", "http", "xh")),
+    ("search.meilisearch", ("curl", "wget", "http", "xh")),
+    ("search.algolia", ("algolia",)),
+    ("messaging.kafka", ("kafka", "rpk")),
+    ("messaging.rabbitmq", ("rabbitmq",)),
+    ("messaging.nats", ("nats",)),
+    ("messaging.sqs_sns", ("sqs", "sns")),
+    ("platform.github", ("gh",)),
+    ("platform.gitlab", ("glab",)),
+    ("cicd.github_actions", ("gh",)),
+    # Self-hosted GitLab has no fixed host name; its API paths start with /api/v4.
+    ("cicd.gitlab_ci", ("gitlab-runner", "glab", "api")),
+    ("cicd.jenkins", ("jenkins", "dodelete", "dowipeoutworkspace", "saferestart", "safeexit")),
+    ("cicd.circleci", ("circleci",)),
+    ("dns.route53", ("route53",)),
+    ("dns.cloudflare", ("flarectl", "cloudflare")),
+    ("dns.generic", ("nsupdate", "rndc", "knotc", "pdnsutil")),
+    ("monitoring.datadog", ("dog", "datadoghq", "ddog-gov")),
+    # Prometheus has no CLI of its own for these; its admin API paths are the keywords.
+    ("monitoring.prometheus", ("delete_series", "clean_tombstones", "quit", "amtool", "thanos")),
+    ("monitoring.pagerduty", ("pagerduty", "pd")),
+    ("monitoring.newrelic", ("newrelic",)),
+    ("monitoring.splunk", ("splunk", "8089")),
+    ("email.ses", ("ses",)),
+    ("email.sendgrid", ("sendgrid",)),
+    ("email.mailgun", ("mailgun",)),
+    ("email.postmark", ("postmark",)),
+    ("payment.stripe", ("stripe",)),
+    ("featureflags.launchdarkly", ("ldcli", "launchdarkly")),
+    # Self-hosted Unleash and Flipt have no fixed host; their API paths are the keywords.
+    ("featureflags.unleash", ("admin",)),
+    ("featureflags.flipt", ("flipt", "flags", "namespaces", "segments")),
+    ("featureflags.split", ("split.io",)),
+    ("package_managers.npm", ("npm", "yarn", "pnpm")),
+    ("package_managers.cargo", ("cargo",)),
+    ("package_managers.pypi", ("twine", "uv", "poetry", "flit", "hatch", "pdm", "pypi-cleanup")),
+    ("package_managers.gem", ("gem", "rake")),
+    ("package_managers.nuget", ("nuget",)),
+    ("strict.git", ("git",)),
+    ("database.postgresql", ("psql", "dropdb", "dropuser", "pg_restore")),
+    ("database.mysql", ("mysql", "mariadb", "mysqladmin", "mariadb-admin")),
+    ("database.sqlite", ("sqlite",)),
+    ("database.mongodb", ("mongo",)),
+    ("database.redis", ("redis-cli",)),
+    ("containers.docker", ("docker",)),
+    ("containers.compose", ("compose",)),
+    ("containers.podman", ("podman",)),
+    ("kubernetes.kubectl", ("kubectl",)),
+    ("kubernetes.helm", ("helm",)),
+    ("kubernetes.kustomize", ("kubectl", "kustomize")),
+    ("cloud.aws", ("aws",)),
+    ("cloud.gcp", ("gcloud",)),
+    ("cloud.azure", ("az",)),
+    ("infrastructure.terraform", ("terraform", "tofu", "terragrunt")),
+    ("infrastructure.pulumi", ("pulumi",)),
+    ("infrastructure.ansible", ("ansible",)),
+    ("storage.s3", ("s3",)),
+    ("storage.gcs", ("gsutil", "gcloud")),
+    ("storage.minio", ("mc",)),
+    ("storage.azure_blob", ("az", "azcopy")),
+    # Matches the payload commands the parser unwraps from ssh (their via holds "ssh").
+    ("remote.ssh", ("rm", "mkfs", "wipefs", "dd", "shutdown", "reboot", "halt", "poweroff",
+                    "init")),
+    ("remote.scp", ("scp",)),
+    ("system.disk", ("dd", "mkfs", "mke2fs", "mkswap", "mkntfs", "mkdosfs", "wipefs",
+                     "blkdiscard", "sgdisk", "shred", "fdisk", "gdisk", "cfdisk", "sfdisk",
+                     "parted")),
+    ("system.permissions", ("chmod", "chown", "chgrp")),
+    ("system.services", ("systemctl", "service", "shutdown", "reboot", "halt", "poweroff",
+                         "init", "telinit")),
+    ("remote.rsync", ("rsync",)),
+)
+
+# Packs that are always enabled and cannot be disabled by configuration.
+CORE: tuple[str, ...] = ("core.git", "core.filesystem", "core.dcg", "core.shell")
+
+KEYWORDS: dict[str, tuple[str, ...]] = dict(REGISTRY)
+
+
+def category(pack_id: str) -> str:
+    return pack_id.partition(".")[0]
+
+
+def all_ids() -> tuple[str, ...]:
+    return tuple(pack_id for pack_id, _ in REGISTRY)
+
+
+def expand(selectors: list[str] | tuple[str, ...]) -> tuple[list[str], list[str]]:
+    """Resolve pack or category ids (or ``all``) to pack ids, in registry order.
+
+    Returns ``(pack_ids, unknown_selectors)``.
+    """
+    wanted: set[str] = set()
+    unknown: list[str] = []
+    for raw in selectors:
+        sel = raw.strip().lower()
+        if not sel:
+            continue
+        if sel == "all":
+            wanted.update(KEYWORDS)
+            continue
+        hits = [p for p in KEYWORDS if p == sel or p.startswith(sel + ".")]
+        if hits:
+            wanted.update(hits)
+        else:
+            unknown.append(raw.strip())
+    return [p for p, _ in REGISTRY if p in wanted], unknown
+
+
+_loaded: dict[str, Pack] = {}
+
+
+def load(pack_id: str) -> Pack:
+    """Import a pack module on first use and return its ``PACK``."""
+    pack = _loaded.get(pack_id)
+    if pack is None:
+        if pack_id not in KEYWORDS:
+            raise KeyError(pack_id)
+        module = __import__(f"dcg.packs.{pack_id}", fromlist=["PACK"])
+        pack = module.PACK
+        _loaded[pack_id] = pack
+    return pack

@@ -1,0 +1,1 @@
+"""Backup tools: restic, borg, rclone and Velero."""

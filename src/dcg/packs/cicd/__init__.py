@@ -1,0 +1,1 @@
+"""CI/CD systems: GitHub Actions, GitLab CI, Jenkins and CircleCI."""

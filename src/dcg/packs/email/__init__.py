@@ -1,0 +1,1 @@
+"""Email delivery services: Amazon SES, SendGrid, Mailgun and Postmark."""

@@ -1,0 +1,1 @@
+"""Feature flag services: LaunchDarkly, Unleash, Flipt and Split."""

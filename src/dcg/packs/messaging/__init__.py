@@ -1,0 +1,1 @@
+"""Message brokers: Kafka, RabbitMQ, NATS and Amazon SQS/SNS."""

@@ -1,0 +1,1 @@
+"""Monitoring and alerting: Datadog, Prometheus, PagerDuty, New Relic and Splunk."""

@@ -1,0 +1,1 @@
+"""Package registries: publishing, unpublishing, yanking and deprecating packages."""

@@ -1,0 +1,1 @@
+"""Code hosting platforms driven from their CLIs: GitHub (gh) and GitLab (glab)."""

@@ -1,0 +1,1 @@
+"""Search engines: Elasticsearch, OpenSearch, Meilisearch and Algolia."""

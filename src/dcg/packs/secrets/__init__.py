@@ -1,0 +1,1 @@
+"""Secret stores: Vault, AWS Secrets Manager, 1Password and Doppler."""
