@@ -237,3 +237,10 @@ def recursive_forced_outside_temp(command: Command, cwd: str) -> bool:
     argv = command.argv
     opts = rm_operands(argv)[0]
     return _rm_recursive(opts) and _rm_forced(opts) and any_outside_temp(command, cwd)
+
+
+def over_ssh(command: Command, cwd: str) -> bool:
+    """Rule check: the command is the payload of an ssh call (it runs on another host)."""
+    # The parser unwraps the remote payload into its own simple commands; only those
+    # concern the remote packs (local ones belong to the core and system packs).
+    return "ssh" in command.via

@@ -1,20 +1,7 @@
 """ssh: destructive commands passed to a remote shell."""
 
-from __future__ import annotations
-
-from typing import TYPE_CHECKING
-
 from dcg.model import Pack, Rule
-
-if TYPE_CHECKING:
-    from dcg.shell.command import Command
-
-
-def _over_ssh(command: Command, cwd: str) -> bool:
-    # The parser unwraps the remote payload into its own simple commands; only those
-    # that ssh runs concern this pack (local ones belong to core and system packs).
-    return "ssh" in command.via
-
+from dcg.targets import over_ssh
 
 PACK = Pack(
     "remote.ssh",
@@ -23,7 +10,7 @@ PACK = Pack(
         Rule(
             "remote-wipe-or-halt",
             severity="critical",
-            check=_over_ssh,
+            check=over_ssh,
             pattern=r"^(?:mkfs(?:\.\w+)?|wipefs|dd(?=\s(?:.*\s)?of=/dev/)|shutdown|"
             r"reboot|halt|poweroff|init\s+[06])(?:\s|$)",
             reason="The remote command formats disks or shuts the host down",
@@ -42,7 +29,7 @@ PACK = Pack(
         Rule(
             "remote-rm-recursive",
             severity="high",
-            check=_over_ssh,
+            check=over_ssh,
             pattern=r"^rm\s+(?:-[a-zA-Z]+\s+)?(?:-[a-zA-Z]*[rR][a-zA-Z]*|--recursive)"
             r"(?:\s|$)",
             reason="The remote command deletes directories recursively",
