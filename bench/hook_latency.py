@@ -93,7 +93,12 @@ def seed_history(config_dir: Path, entries: int) -> None:
     """Write `entries` history records spread over the last 30 days (a busy user)."""
     config_dir.mkdir(parents=True, exist_ok=True, mode=0o700)
     now = time.time()
-    rules = ["core.git:reset-hard", "core.filesystem:rm-rf", "core.git:push-force", "core.git:clean-force"]
+    rules = [
+        "core.git:reset-hard",
+        "core.filesystem:rm-rf",
+        "core.git:push-force",
+        "core.git:clean-force",
+    ]
     lines = []
     for i in range(entries):
         ts = now - (entries - i) * (30 * 86400 / entries)
@@ -150,12 +155,22 @@ def bench_processes(dcg: str, rounds: int) -> list[dict[str, object]]:
                 timings[name].append(run_once([dcg, "hook"], payload(command), envs[name]))
     base = statistics.median(timings["baseline"])
     rows: list[dict[str, object]] = [
-        {"case": "python -I -c pass", "median_ms": round(base * 1000, 2), "ratio": 1.0, "target": None}
+        {
+            "case": "python -I -c pass",
+            "median_ms": round(base * 1000, 2),
+            "ratio": 1.0,
+            "target": None,
+        }
     ]
     for name, _command, _extra, target in CASES:
         med = statistics.median(timings[name])
         rows.append(
-            {"case": name, "median_ms": round(med * 1000, 2), "ratio": round(med / base, 2), "target": target}
+            {
+                "case": name,
+                "median_ms": round(med * 1000, 2),
+                "ratio": round(med / base, 2),
+                "target": target,
+            }
         )
     return rows
 
@@ -203,7 +218,12 @@ def main() -> int:
     if throughput < 10_000:
         missed.append({"case": "engine throughput", "ratio": throughput, "target": 10_000})
     if args.json:
-        print(json.dumps({"dcg": dcg, "processes": rows, "engine_commands_per_s": round(throughput)}, indent=2))
+        print(
+            json.dumps(
+                {"dcg": dcg, "processes": rows, "engine_commands_per_s": round(throughput)},
+                indent=2,
+            )
+        )
     else:
         print(f"dcg: {dcg}   rounds: {args.rounds}")
         print(f"{'case':36} {'median ms':>10} {'ratio':>7} {'target':>7}")
@@ -211,7 +231,10 @@ def main() -> int:
             target = "" if r["target"] is None else f"<= {r['target']}"
             flag = "  MISSED" if r in missed else ""
             print(f"{r['case']:36} {r['median_ms']:>10} {r['ratio']:>7} {target:>7}{flag}")
-        print(f"engine throughput (in-process, one core): {throughput:,.0f} commands/s (target >= 10,000)")
+        print(
+            f"engine throughput (in-process, one core): {throughput:,.0f} commands/s"
+            " (target >= 10,000)"
+        )
     return 1 if (args.check and missed) else 0
 
 

@@ -11,4 +11,6 @@ ROOT = Path(__file__).resolve().parents[1]
 
 def test_pack_reference_is_current() -> None:
     committed = (ROOT / "docs" / "packs.md").read_text(encoding="utf-8")
-    assert committed == markdown(), "docs/packs.md is stale: run `dcg packs --markdown > docs/packs.md`"
+    assert committed == markdown(), (
+        "docs/packs.md is stale: run `dcg packs --markdown > docs/packs.md`"
+    )

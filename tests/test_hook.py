@@ -72,7 +72,11 @@ def test_matched_command_is_denied(dcg_exe: str, command: str, rule_id: str, sev
     out = json.loads(proc.stdout)["hookSpecificOutput"]
     assert out["hookEventName"] == "PreToolUse"
     assert out["permissionDecision"] == "deny"
-    assert (out["ruleId"], out["packId"], out["severity"]) == (rule_id, rule_id.split(":")[0], severity)
+    assert (out["ruleId"], out["packId"], out["severity"]) == (
+        rule_id,
+        rule_id.split(":")[0],
+        severity,
+    )
     reason = out["permissionDecisionReason"]
     assert rule_id in reason
     assert "ask the user" in reason.lower()

@@ -42,7 +42,9 @@ print(json.dumps({"code": code, "out": out.getvalue(), "loaded": loaded}))
 """
 
 
-def _run(command: str, tmp_path: Path, extra_env: dict[str, str] | None = None) -> dict[str, object]:
+def _run(
+    command: str, tmp_path: Path, extra_env: dict[str, str] | None = None
+) -> dict[str, object]:
     payload = json.dumps(
         {
             "session_id": "imports",
@@ -86,7 +88,10 @@ def test_no_match_imports_nothing_heavy(command: str, tmp_path: Path) -> None:
 
 @pytest.mark.parametrize(
     "command",
-    [pytest.param("git status", id="git-status"), pytest.param("git log --oneline -5", id="git-log")],
+    [
+        pytest.param("git status", id="git-status"),
+        pytest.param("git log --oneline -5", id="git-log"),
+    ],
 )
 def test_safe_git_imports_no_regex_engine(command: str, tmp_path: Path) -> None:
     result = _run(command, tmp_path)

@@ -1,4 +1,4 @@
-"""Entry point: ``dcg hook`` (or bare ``dcg`` with piped stdin) runs the hook, anything else the CLI."""
+"""Entry point: ``dcg hook`` (or bare ``dcg`` with piped stdin) runs the hook, else the CLI."""
 
 from __future__ import annotations
 

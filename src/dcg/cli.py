@@ -28,7 +28,7 @@ def _graduation_flags(p: argparse.ArgumentParser) -> None:
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="dcg",
-        description="Destructive command guard: stops AI agents from running commands that destroy work.",
+        description="Destructive command guard: stops AI agents from running destructive commands.",
     )
     parser.add_argument("--version", action="version", version=f"dcg {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
@@ -40,7 +40,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("test", help="would dcg stop this command? (exit 1 if so)")
     p.add_argument("cmd", metavar="COMMAND")
     p.add_argument("--json", action="store_true")
-    p.add_argument("--with-packs", default="", metavar="IDS", help="comma-separated packs to enable")
+    p.add_argument(
+        "--with-packs", default="", metavar="IDS", help="comma-separated packs to enable"
+    )
     p.add_argument("--cwd", help="directory the command would run in (default: here)")
     p.add_argument("--shell", choices=("bash", "powershell"), default="bash")
     _graduation_flags(p)
@@ -56,7 +58,9 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("packs", help="list packs, or show one pack's rules")
     p.add_argument("pack_id", nargs="?", metavar="PACK")
     p.add_argument("--json", action="store_true")
-    p.add_argument("--markdown", action="store_true", help="print the pack reference (docs/packs.md)")
+    p.add_argument(
+        "--markdown", action="store_true", help="print the pack reference (docs/packs.md)"
+    )
     p = sub.add_parser("pack", help="show one pack's rules")
     p.add_argument("pack_id", metavar="PACK")
     p.add_argument("--json", action="store_true")
@@ -120,7 +124,9 @@ def build_parser() -> argparse.ArgumentParser:
 def _install(args: argparse.Namespace) -> int:
     from dcg.commands.install import install
 
-    return install(args.agents, all_agents=args.all_agents, project=args.project, dry_run=args.dry_run)
+    return install(
+        args.agents, all_agents=args.all_agents, project=args.project, dry_run=args.dry_run
+    )
 
 
 def _uninstall(args: argparse.Namespace) -> int:
@@ -198,7 +204,9 @@ def _config_cmd(args: argparse.Namespace) -> int:
     cfg = _config()
     for problem in cfg.problems:
         print(f"dcg: warning: {problem}", file=sys.stderr)
-    return config_cmd.main(args.action, response=cfg.response, history=cfg.history, json_out=args.json)
+    return config_cmd.main(
+        args.action, response=cfg.response, history=cfg.history, json_out=args.json
+    )
 
 
 def _module(target: str) -> Callable[[argparse.Namespace], int]:

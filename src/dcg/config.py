@@ -1,4 +1,4 @@
-"""Configuration: one schema, one merge, layered defaults < system < user < DCG_CONFIG < env < flags.
+"""Configuration: one schema, one merge; defaults < system < user < DCG_CONFIG < env < flags.
 
 A repository's ``.dcg.toml`` (found by walking up from the command's cwd) is merged
 last but may only tighten: it can enable packs and nothing else (decisions.md §5).
@@ -32,7 +32,11 @@ RESPONSE_DEFAULTS: dict[str, object] = {
     "confirm_requires_tty": True,
     "history_scope": "global",
 }
-HISTORY_DEFAULTS: dict[str, object] = {"max_age": "30d", "max_entries": 10000, "prune_on_startup": True}
+HISTORY_DEFAULTS: dict[str, object] = {
+    "max_age": "30d",
+    "max_entries": 10000,
+    "prune_on_startup": True,
+}
 HOOK_DEFAULTS: dict[str, object] = {"fail_open": False, "budget_ms": 200}
 PACKS_DEFAULTS: dict[str, object] = {"enabled": [], "disabled": []}
 
@@ -73,7 +77,7 @@ class Config:
     """The merged configuration. ``response``/``history``/``hook`` are plain dicts with
     durations converted to seconds; ``problems`` lists one line per issue found."""
 
-    __slots__ = ("packs", "response", "history", "hook", "problems", "sources")
+    __slots__ = ("history", "hook", "packs", "problems", "response", "sources")
 
     def __init__(self) -> None:
         self.packs: list[str] = list(CORE)
@@ -172,7 +176,9 @@ def _apply(
 ) -> None:
     for section, body in data.items():
         if section not in SECTIONS:
-            cfg.problems.append(f"{path}: unknown section [{section}]{_suggest(section, list(SECTIONS))}")
+            cfg.problems.append(
+                f"{path}: unknown section [{section}]{_suggest(section, list(SECTIONS))}"
+            )
             continue
         if not isinstance(body, dict):
             cfg.problems.append(f"{path}: [{section}] must be a table")
@@ -236,7 +242,9 @@ def _set(cfg: Config, dotted: str, value: object, origin: str) -> None:
         if not isinstance(value, bool):
             cfg.problems.append(f"{origin}: {dotted} must be true or false")
             return
-    elif isinstance(default, int) and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
+    elif isinstance(default, int) and (
+        not isinstance(value, int) or isinstance(value, bool) or value < 1
+    ):
         cfg.problems.append(f"{origin}: {dotted} must be a positive integer")
         return
     target[key] = value

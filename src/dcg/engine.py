@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-
 from dcg.model import SEVERITY_RANK, Frozen, Match
 from dcg.packs import KEYWORDS, load
 
 # typing is not imported at run time: it costs more than the hook's whole budget.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Sequence
     from re import Pattern
 
     from dcg.model import Pack, Rule
@@ -19,9 +19,15 @@ if TYPE_CHECKING:
 # from being fooled by quoting.
 _STRIP = str.maketrans("", "", "'\"\\")
 
+
 def scan_text(line: str) -> str:
     """The text the keyword prefilter looks at: lower case, quotes and backslashes removed."""
     return line.translate(_STRIP).lower()
+
+
+def mentions_powershell(text: str) -> bool:
+    """The (scan-normalised) text may run PowerShell, whose commands need translating."""
+    return "powershell" in text or "pwsh" in text
 
 
 def has_keyword(text: str, keyword: str) -> bool:
@@ -43,7 +49,7 @@ def has_keyword(text: str, keyword: str) -> bool:
     return False
 
 
-def candidate_packs(text: str, pack_ids: list[str] | tuple[str, ...]) -> list[str]:
+def candidate_packs(text: str, pack_ids: Sequence[str]) -> list[str]:
     """Enabled packs with at least one keyword in the (scan-normalised) text."""
     return [p for p in pack_ids if any(has_keyword(text, k) for k in KEYWORDS[p])]
 
@@ -69,7 +75,7 @@ class Evaluation(Frozen):
     considered, because then nothing was parsed).
     """
 
-    __slots__ = ("line", "commands", "matches", "considered", "excused")
+    __slots__ = ("commands", "considered", "excused", "line", "matches")
 
     line: str
     commands: tuple[Command, ...]
@@ -123,9 +129,11 @@ def evaluate(
     considered = candidate_packs(text, pack_ids)
     # PowerShell names (Remove-Item, ri, del…) differ from the POSIX keywords the packs
     # use; such a line is always parsed, and keywords are checked on the translation.
-    if not considered and shell != "powershell":
+    if not considered and shell != "powershell" and not mentions_powershell(text):
         return Evaluation(line)
     commands = parse_line(line, shell, deadline)
+    if deadline is not None:
+        _check_deadline(deadline)
     matches: list[Match] = []
     excused: list[tuple[str, Command]] = []
     # Pack keywords are checked again per simple command: a nested or wrapped command
@@ -142,8 +150,19 @@ def evaluate(
             rule = match_rule(pack, command, ctext, cwd)
             if rule is not None:
                 matches.append(Match(pack, rule, command))
+        if deadline is not None:
+            _check_deadline(deadline)
     matches.sort(key=lambda m: -SEVERITY_RANK[m.rule.severity])
     return Evaluation(line, tuple(commands), tuple(matches), tuple(considered), tuple(excused))
+
+
+def _check_deadline(deadline: float) -> None:
+    import time
+
+    if time.monotonic() > deadline:
+        from dcg.shell import TooComplex
+
+        raise TooComplex("time budget exceeded")
 
 
 def match_rule(pack: Pack, command: Command, ctext: str, cwd: str | None) -> Rule | None:

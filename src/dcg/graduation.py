@@ -440,7 +440,8 @@ def _maintain(history: Mapping[str, object], now: float, total_lines: int | None
             codes.prune(paths.allow_once_file(), now)
     except OSError as exc:
         files.note(f"dcg: state maintenance failed ({exc})")
-    try:
+    # contextlib.suppress would cost an import on the hook path.
+    try:  # noqa: SIM105
         session.maybe_prune(paths.session_dir(), now)
     except OSError:
         pass  # an unusable session directory was already reported by _count

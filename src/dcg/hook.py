@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import sys
 
-from dcg.engine import candidate_packs, scan_text
+from dcg.engine import candidate_packs, mentions_powershell, scan_text
 from dcg.packs import REGISTRY
 
 # typing is not imported at run time: it costs more than the hook's whole budget.
@@ -94,7 +94,11 @@ def main(
     scan = scan_text(text)
     # JSON escapes could hide a keyword ("\u0072m"), and PowerShell spells deletion
     # differently (Remove-Item); such payloads take the full path.
-    if not candidate_packs(scan, _ALL_PACKS) and "\\u" not in text and "powershell" not in scan:
+    if (
+        not candidate_packs(scan, _ALL_PACKS)
+        and "\\u" not in text
+        and not mentions_powershell(scan)
+    ):
         return 0
     reply = decide(text, len(raw) > MAX_STDIN, flags, env)
     if reply.stdout:
@@ -106,7 +110,9 @@ def main(
     return reply.exit_code
 
 
-def decide(text: str, oversized: bool, flags: Mapping[str, object], env: Mapping[str, str]) -> Reply:
+def decide(
+    text: str, oversized: bool, flags: Mapping[str, object], env: Mapping[str, str]
+) -> Reply:
     """Everything after the prefilter: payload, config, engine, graduated response."""
     from dcg import agents, jsonfast
     from dcg.hookio import Reply
@@ -145,7 +151,9 @@ def evaluate_request(request: HookRequest, cfg: Config) -> Reply:
     except Exception as exc:  # the failure policy covers every internal error
         log_error(exc)
         if mentions_pack and not cfg.hook["fail_open"]:
-            return agents.render_error(request.agent, f"internal error: {type(exc).__name__}: {exc}")
+            return agents.render_error(
+                request.agent, f"internal error: {type(exc).__name__}: {exc}"
+            )
         return Reply()
     if not evaluation.matches:
         return Reply()

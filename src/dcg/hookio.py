@@ -7,7 +7,6 @@ graduated response in between never see agent-specific shapes.
 
 from __future__ import annotations
 
-
 from dcg.model import Frozen
 
 # typing is not imported at run time: it costs more than the hook's whole budget.
@@ -26,7 +25,16 @@ class HookRequest(Frozen):
     cannot show a prompt.
     """
 
-    __slots__ = ("agent", "command", "cwd", "session_id", "tool", "shell", "permission_mode", "interactive")
+    __slots__ = (
+        "agent",
+        "command",
+        "cwd",
+        "interactive",
+        "permission_mode",
+        "session_id",
+        "shell",
+        "tool",
+    )
 
     agent: str
     command: str
@@ -79,7 +87,16 @@ class Outcome(Frozen):
     stderr block, ``summary`` one line for a user-only notice.
     """
 
-    __slots__ = ("level", "ask", "match", "command", "fields", "model_text", "human_text", "summary")
+    __slots__ = (
+        "ask",
+        "command",
+        "fields",
+        "human_text",
+        "level",
+        "match",
+        "model_text",
+        "summary",
+    )
 
     level: str
     ask: bool
@@ -119,7 +136,7 @@ class Outcome(Frozen):
 class Reply(Frozen):
     """What an adapter writes back: stdout, stderr and the exit code."""
 
-    __slots__ = ("stdout", "stderr", "exit_code")
+    __slots__ = ("exit_code", "stderr", "stdout")
 
     stdout: str
     stderr: str

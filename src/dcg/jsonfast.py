@@ -8,11 +8,10 @@ the real work without it; this module drives ``_json`` directly and falls back t
 
 from __future__ import annotations
 
-
 # typing is not imported at run time: it costs more than the hook's whole budget.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from typing import Any
+    from typing import Any, ClassVar
 
 try:
     import _json
@@ -38,7 +37,7 @@ class _Context:
     parse_float = float
     parse_int = int
     parse_constant = staticmethod(_raise_constant)
-    memo: dict[str, str] = {}
+    memo: ClassVar[dict[str, str]] = {}
 
 
 _scanner: Any = None
@@ -55,7 +54,8 @@ def loads(text: str) -> Any:
         except ValueError as exc:
             raise JSONError(str(exc)) from None
     if _scanner is None:
-        _scanner = _json.make_scanner(_Context())
+        # The scanner reads a json.JSONDecoder's attributes; _Context provides exactly those.
+        _scanner = _json.make_scanner(_Context())  # type: ignore[arg-type]
     n = len(text)
     i = 0
     while i < n and text[i] in _WS:
@@ -105,7 +105,9 @@ def dumps(value: Any, indent: int | None = None, _level: int = 0) -> str:
         return repr(value)
     if indent is None:
         if isinstance(value, dict):
-            return "{" + ",".join(f"{_encode_str(str(k))}:{dumps(v)}" for k, v in value.items()) + "}"
+            return (
+                "{" + ",".join(f"{_encode_str(str(k))}:{dumps(v)}" for k, v in value.items()) + "}"
+            )
         if isinstance(value, (list, tuple)):
             return "[" + ",".join(dumps(v) for v in value) + "]"
     else:
@@ -114,10 +116,18 @@ def dumps(value: Any, indent: int | None = None, _level: int = 0) -> str:
         if isinstance(value, dict):
             if not value:
                 return "{}"
-            items = (f"{_encode_str(str(k))}: {dumps(v, indent, _level + 1)}" for k, v in value.items())
+            items = (
+                f"{_encode_str(str(k))}: {dumps(v, indent, _level + 1)}" for k, v in value.items()
+            )
             return "{" + pad + ("," + pad).join(items) + end + "}"
         if isinstance(value, (list, tuple)):
             if not value:
                 return "[]"
-            return "[" + pad + ("," + pad).join(dumps(v, indent, _level + 1) for v in value) + end + "]"
+            return (
+                "["
+                + pad
+                + ("," + pad).join(dumps(v, indent, _level + 1) for v in value)
+                + end
+                + "]"
+            )
     raise TypeError(f"cannot serialise {type(value).__name__}")

@@ -7,7 +7,6 @@ module is imported by the hook for every command that mentions a pack keyword, a
 
 from __future__ import annotations
 
-
 # typing is not imported at run time: it costs more than the hook's whole budget.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -52,16 +51,16 @@ class Rule(Frozen):
     """
 
     __slots__ = (
-        "name",
-        "severity",
-        "pattern",
-        "reason",
-        "explanation",
+        "allows",
         "alternative",
         "blocks",
-        "allows",
-        "keywords",
         "check",
+        "explanation",
+        "keywords",
+        "name",
+        "pattern",
+        "reason",
+        "severity",
     )
 
     name: str
@@ -114,7 +113,7 @@ class Pack(Frozen):
     prefilter without importing any pack module.
     """
 
-    __slots__ = ("id", "description", "rules", "safe")
+    __slots__ = ("description", "id", "rules", "safe")
 
     id: str
     description: str
@@ -144,7 +143,7 @@ class Pack(Frozen):
 class Match(Frozen):
     """A rule that matched one simple command of a command line."""
 
-    __slots__ = ("pack", "rule", "command")
+    __slots__ = ("command", "pack", "rule")
 
     pack: Pack
     rule: Rule

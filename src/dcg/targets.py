@@ -19,21 +19,76 @@ if TYPE_CHECKING:
 # Deleting these, or the home directory, is unrecoverable for the machine or the user.
 SYSTEM_DIRS = frozenset(
     {
-        "/", "/bin", "/boot", "/dev", "/etc", "/home", "/lib", "/lib32", "/lib64", "/libx32",
-        "/media", "/mnt", "/opt", "/proc", "/root", "/run", "/sbin", "/snap", "/srv", "/sys",
-        "/usr", "/var", "/Users", "/Applications", "/Library", "/System", "/Volumes",
-        "/private", "/private/etc", "/private/var", "/nix", "/nix/store",
-        "/usr/bin", "/usr/sbin", "/usr/lib", "/usr/lib64", "/usr/local", "/usr/local/bin",
-        "/usr/local/lib", "/usr/share", "/usr/include", "/var/lib", "/var/log", "/var/cache",
-        "/var/spool", "/var/mail", "/var/www", "/var/backups",
+        "/",
+        "/bin",
+        "/boot",
+        "/dev",
+        "/etc",
+        "/home",
+        "/lib",
+        "/lib32",
+        "/lib64",
+        "/libx32",
+        "/media",
+        "/mnt",
+        "/opt",
+        "/proc",
+        "/root",
+        "/run",
+        "/sbin",
+        "/snap",
+        "/srv",
+        "/sys",
+        "/usr",
+        "/var",
+        "/Users",
+        "/Applications",
+        "/Library",
+        "/System",
+        "/Volumes",
+        "/private",
+        "/private/etc",
+        "/private/var",
+        "/nix",
+        "/nix/store",
+        "/usr/bin",
+        "/usr/sbin",
+        "/usr/lib",
+        "/usr/lib64",
+        "/usr/local",
+        "/usr/local/bin",
+        "/usr/local/lib",
+        "/usr/share",
+        "/usr/include",
+        "/var/lib",
+        "/var/log",
+        "/var/cache",
+        "/var/spool",
+        "/var/mail",
+        "/var/www",
+        "/var/backups",
     }
 )
 # Everything below these belongs to the operating system.
-SYSTEM_TREES = ("/bin/", "/boot/", "/dev/", "/etc/", "/lib/", "/lib32/", "/lib64/", "/proc/",
-                "/sbin/", "/sys/", "/usr/", "/System/", "/private/etc/")
+SYSTEM_TREES = (
+    "/bin/",
+    "/boot/",
+    "/dev/",
+    "/etc/",
+    "/lib/",
+    "/lib32/",
+    "/lib64/",
+    "/proc/",
+    "/sbin/",
+    "/sys/",
+    "/usr/",
+    "/System/",
+    "/private/etc/",
+)
 # Directories in a home whose loss is as bad as losing the home itself.
-HOME_CRITICAL = frozenset({".ssh", ".gnupg", ".aws", ".kube", ".config", ".local", ".docker",
-                           "Documents", "Desktop"})
+HOME_CRITICAL = frozenset(
+    {".ssh", ".gnupg", ".aws", ".kube", ".config", ".local", ".docker", "Documents", "Desktop"}
+)
 TEMP_ROOTS = ("/tmp", "/var/tmp", "/dev/shm", "/private/tmp", "/private/var/tmp")
 
 HOME_TOKEN = "\x00home"
@@ -51,7 +106,11 @@ def temp_roots() -> tuple[str, ...]:
 def _expand(word: str) -> str:
     """Expand the parts of a target word that have a known worst case."""
     # PowerShell paths: C:\x, $env:TEMP\x, ~\x.
-    w = word.replace("\\", "/") if (":" in word[:3] or "$env:" in word or word[:2] == "~\\") else word
+    w = (
+        word.replace("\\", "/")
+        if (":" in word[:3] or "$env:" in word or word[:2] == "~\\")
+        else word
+    )
     if len(w) >= 2 and w[1] == ":" and w[0].isalpha():  # C:\ from PowerShell
         w = "/" + w[2:].lstrip("/")
     for token in ("${HOME}", "$HOME", "$env:USERPROFILE", "$env:HOME", "${env:USERPROFILE}"):
@@ -109,6 +168,17 @@ def is_temp(path: str) -> bool:
     return any(path.startswith(root.rstrip("/") + "/") for root in temp_roots())
 
 
+_RM_LONG = ("--recursive", "--force", "--interactive", "--one-file-system", "--no-preserve-root",
+            "--preserve-root", "--dir", "--verbose", "--help", "--version")  # fmt: skip
+
+
+def _long_option(arg: str) -> str:
+    """GNU tools accept any unambiguous prefix of a long option (`--recur` = `--recursive`)."""
+    name = arg.partition("=")[0]
+    hits = [o for o in _RM_LONG if o.startswith(name)]
+    return hits[0] if len(hits) == 1 else name
+
+
 def rm_operands(argv: tuple[str, ...]) -> tuple[set[str], list[str]]:
     """Split an rm argv into its option letters/names and its operands."""
     opts: set[str] = set()
@@ -120,7 +190,7 @@ def rm_operands(argv: tuple[str, ...]) -> tuple[set[str], list[str]]:
         elif arg == "--":
             end_of_opts = True
         elif arg.startswith("--"):
-            opts.add(arg)
+            opts.add(_long_option(arg))
         else:
             opts.update(arg[1:])
     return opts, operands
@@ -174,8 +244,19 @@ def find_delete_critical(command: Command, cwd: str) -> bool:
 
 
 def find_delete_outside_temp(command: Command, cwd: str) -> bool:
-    """Rule check for find: it deletes and a starting point lies outside temp."""
-    return find_deletes(command.argv) and any_outside_temp(command, cwd)
+    """Rule check for find: it deletes and a starting point lies outside temp.
+
+    Unlike rm, find deletes only what it finds below its starting points, so starting at
+    a temp directory itself (`find /tmp -mtime +3 -delete`) stays inside temp.
+    """
+    if not find_deletes(command.argv):
+        return False
+    roots = temp_roots()
+    for word in find_roots(command.argv):
+        path = resolve(word, cwd)
+        if path is None or not (is_temp(path) or path in roots):
+            return True
+    return False
 
 
 def any_critical(command: Command, cwd: str) -> bool:

@@ -14,7 +14,9 @@ CWD = "/home/dev/project"
 COMMAND = "git reset --hard HEAD~1"
 
 
-def hook(exe: str, command: str = COMMAND, cwd: str = CWD, session: str = "flow") -> dict[str, object]:
+def hook(
+    exe: str, command: str = COMMAND, cwd: str = CWD, session: str = "flow"
+) -> dict[str, object]:
     payload = {
         "session_id": session,
         "cwd": cwd,

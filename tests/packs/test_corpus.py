@@ -62,7 +62,9 @@ def test_corpus_reader_reads_every_entry() -> None:
         path = CORPUS / name
         expected = path.read_text(encoding="utf-8").count("- command:")
         assert sum(len(v) for v in _load(name).values()) == expected
-    assert any('{"query":{"match_all":{}}}' in c for c in _load("pack_safe.yaml")["search.elasticsearch"])
+    assert any(
+        '{"query":{"match_all":{}}}' in c for c in _load("pack_safe.yaml")["search.elasticsearch"]
+    )
 
 
 DESTRUCTIVE = _params("pack_destructive.yaml")

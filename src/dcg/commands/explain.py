@@ -102,7 +102,12 @@ def explain_text(data: dict[str, object]) -> str:
     considered = data["packsConsidered"]
     assert isinstance(considered, list)
     if considered:
-        out.append("Packs:      " + ", ".join(f"{c['pack']} ({', '.join(c['keywords']) or 'keyword'})" for c in considered))
+        out.append(
+            "Packs:      "
+            + ", ".join(
+                f"{c['pack']} ({', '.join(c['keywords']) or 'keyword'})" for c in considered
+            )
+        )
     else:
         out.append("Packs:      none of the enabled packs' keywords occur")
     commands = data["commands"]

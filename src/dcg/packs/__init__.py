@@ -12,7 +12,6 @@ and one line below.
 
 from __future__ import annotations
 
-
 # typing is not imported at run time: it costs more than the hook's whole budget.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -22,10 +21,39 @@ if TYPE_CHECKING:
 REGISTRY: tuple[tuple[str, tuple[str, ...]], ...] = (
     # --- core (always on) ---
     ("core.git", ("git",)),
-    ("core.filesystem", ("rm", "find", "rimraf", "format-volume", "clear-disk",
-                         "initialize-disk", "remove-partition", "clear-content", "clc")),
-    ("core.dcg", ("dcg", ".claude", ".codex", ".gemini", ".cursor", ".copilot", ".codeium",
-                  ".windsurf", "hooks", "settings", "opencode")),
+    # remove_tree: File::Path's tree deletion in perl code, which the embedded analysis
+    # turns into rm -rf (Python's rmtree and Node's rmSync already contain "rm").
+    (
+        "core.filesystem",
+        (
+            "rm",
+            "find",
+            "rimraf",
+            "remove_tree",
+            "format-volume",
+            "clear-disk",
+            "initialize-disk",
+            "remove-partition",
+            "clear-content",
+            "clc",
+        ),
+    ),
+    (
+        "core.dcg",
+        (
+            "dcg",
+            ".claude",
+            ".codex",
+            ".gemini",
+            ".cursor",
+            ".copilot",
+            ".codeium",
+            ".windsurf",
+            "hooks",
+            "settings",
+            "opencode",
+        ),
+    ),
     # Unresolvable expansions in a command word ("$CMD -rf", "`…` --hard").
     ("core.shell", ("$", "`")),
     # --- optional packs ---
@@ -100,15 +128,36 @@ REGISTRY: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("storage.minio", ("mc",)),
     ("storage.azure_blob", ("az", "azcopy")),
     # Matches the payload commands the parser unwraps from ssh (their via holds "ssh").
-    ("remote.ssh", ("rm", "mkfs", "wipefs", "dd", "shutdown", "reboot", "halt", "poweroff",
-                    "init")),
+    (
+        "remote.ssh",
+        ("rm", "mkfs", "wipefs", "dd", "shutdown", "reboot", "halt", "poweroff", "init"),
+    ),
     ("remote.scp", ("scp",)),
-    ("system.disk", ("dd", "mkfs", "mke2fs", "mkswap", "mkntfs", "mkdosfs", "wipefs",
-                     "blkdiscard", "sgdisk", "shred", "fdisk", "gdisk", "cfdisk", "sfdisk",
-                     "parted")),
+    (
+        "system.disk",
+        (
+            "dd",
+            "mkfs",
+            "mke2fs",
+            "mkswap",
+            "mkntfs",
+            "mkdosfs",
+            "wipefs",
+            "blkdiscard",
+            "sgdisk",
+            "shred",
+            "fdisk",
+            "gdisk",
+            "cfdisk",
+            "sfdisk",
+            "parted",
+        ),
+    ),
     ("system.permissions", ("chmod", "chown", "chgrp")),
-    ("system.services", ("systemctl", "service", "shutdown", "reboot", "halt", "poweroff",
-                         "init", "telinit")),
+    (
+        "system.services",
+        ("systemctl", "service", "shutdown", "reboot", "halt", "poweroff", "init", "telinit"),
+    ),
     ("remote.rsync", ("rsync",)),
 )
 

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dcg.model import Frozen
 
-
 # How much of a heredoc or here-string joins the match text.
 STDIN_TEXT_LIMIT = 64 * 1024
 
@@ -32,7 +31,7 @@ class Command(Frozen):
     when the command is fed a heredoc or here-string.
     """
 
-    __slots__ = ("argv", "words", "data", "redirects", "stdin", "via", "dynamic", "text")
+    __slots__ = ("argv", "data", "dynamic", "redirects", "stdin", "text", "via", "words")
 
     argv: tuple[str, ...]
     words: tuple[str, ...]

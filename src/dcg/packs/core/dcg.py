@@ -47,7 +47,12 @@ PACK = Pack(
                 "dcg uninstall --all",
                 "~/.local/bin/dcg allow-once 1234 --single-use",
             ),
-            allows=("dcg test 'git status'", "dcg explain 'rm -rf x'", "dcg history", "dcg session"),
+            allows=(
+                "dcg test 'git status'",
+                "dcg explain 'rm -rf x'",
+                "dcg history",
+                "dcg session",
+            ),
         ),
         Rule(
             "write-state",

@@ -5,12 +5,13 @@ from dcg.targets import (
     find_delete_critical,
     find_delete_outside_temp,
     recursive_critical,
-    rimraf_outside_temp,
     recursive_forced_outside_temp,
+    rimraf_outside_temp,
 )
 
-# rm with a recursive option in any spelling: -r, -R, -rf, -fr, -Rf, --recursive.
-_RM_RECURSIVE = r"^rm\b.* (?:-[a-zA-Z]*[rR][a-zA-Z]*|--recursive)(?: |$)"
+# rm with an option; whether it is recursive (-r, -R, -rf, -fr, --recursive, --recur…) and
+# forced is read from its argv by the rule's check.
+_RM_RECURSIVE = r"^rm .*-"
 # Whether find deletes is read from its argv (the -exec command is parsed as a command of its own).
 _FIND = r"^find\b"
 
@@ -65,7 +66,12 @@ PACK = Pack(
                 "rm -rf /tmp/../etc",
                 "rm -fr ~/.ssh",
             ),
-            allows=("rm -rf ./build", "rm -rf /tmp/cache", "rm -r ~/project/dist", "rm ~/notes.txt"),
+            allows=(
+                "rm -rf ./build",
+                "rm -rf /tmp/cache",
+                "rm -r ~/project/dist",
+                "rm ~/notes.txt",
+            ),
         ),
         Rule(
             "rm-rf",
@@ -85,6 +91,7 @@ PACK = Pack(
                 "rm -Rf node_modules",
                 "rm -r -f ./data",
                 "rm --recursive --force lib",
+                "rm --recur --forc lib",
                 "/bin/rm -rf dist",
                 "\\rm -rf out",
             ),

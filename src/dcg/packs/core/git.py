@@ -118,9 +118,7 @@ PACK = Pack(
         Rule(
             "push-force",
             severity="high",
-            pattern=(
-                rf"^git push\b.* (?:--force|--mirror|{_F}|\+[^ ]+)(?: |$)"
-            ),
+            pattern=(rf"^git push\b.* (?:--force|--mirror|{_F}|\+[^ ]+)(?: |$)"),
             keywords=("push",),
             reason="git push --force overwrites remote history and can destroy others' commits",
             explanation=(
@@ -197,7 +195,7 @@ PACK = Pack(
             pattern=rf"^git worktree remove\b.* (?:--force|{_F})(?: |$)",
             keywords=("worktree",),
             reason="git worktree remove --force deletes a worktree with uncommitted changes",
-            explanation="The worktree directory is deleted along with its untracked and modified files.",
+            explanation="The worktree directory is deleted with its untracked and modified files.",
             alternative="commit or stash in the worktree, then git worktree remove without --force",
             blocks=("git worktree remove --force ../wt", "git worktree remove -f feature-wt"),
             allows=("git worktree list", "git worktree remove ../clean-wt"),

@@ -9,9 +9,10 @@ PACK = Pack(
         Rule(
             "dynamic-command",
             severity="high",
+            # Possessive quantifiers keep this linear on long tokens full of `$`.
             pattern=(
-                r"^[^ ]*[$`][^ ]*.*? (?:-[a-zA-Z]*[rR][a-zA-Z]*f[a-zA-Z]*"
-                r"|-[a-zA-Z]*f[a-zA-Z]*[rR][a-zA-Z]*|--hard|--force|--recursive|--mirror|-delete"
+                r"^[^ $`]*+[$`][^ ]*+(?: [^ ]*+)*? (?:-(?=[a-zA-Z]*[rR])(?=[a-zA-Z]*f)[a-zA-Z]++"
+                r"|--hard|--force|--recursive|--mirror|-delete"
                 r"|(?i:drop|destroy|delete|purge|prune|truncate|wipe|flushall))(?: |$)"
             ),
             reason="a command computed at run time is run with destructive arguments",

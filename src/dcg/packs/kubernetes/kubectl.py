@@ -77,7 +77,11 @@ PACK = Pack(
             "delete-all",
             severity="high",
             pattern=_K
-            + r"(?:(?=(?:.*\s)?--all(?:\s|=|$))" + _G + r"delete\s|" + _G + r"delete\s+all(?:\s|,|$))",
+            + r"(?:(?=(?:.*\s)?--all(?:\s|=|$))"
+            + _G
+            + r"delete\s|"
+            + _G
+            + r"delete\s+all(?:\s|,|$))",
             keywords=("delete",),
             reason="kubectl delete --all / delete all removes every matching resource in the "
             "namespace",
@@ -180,7 +184,8 @@ PACK = Pack(
         Rule(
             "delete",
             severity="medium",
-            pattern=_K + _G + r"delete\s",
+            # `delete` may end the line: `… | xargs kubectl delete` supplies the names.
+            pattern=_K + _G + r"delete(?:\s|$)",
             keywords=("delete",),
             reason="kubectl delete removes cluster resources",
             explanation="Deleted deployments, services, config maps and the like disappear "

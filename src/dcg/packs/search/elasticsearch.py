@@ -1,8 +1,8 @@
 """Elasticsearch: deleting indices, data streams, snapshots and documents over the REST API."""
 
 from dcg.model import Pack, Rule
-from dcg.packs.search._es import ALL_INDICES, API_PATHS, BY_QUERY, HARMLESS, INDEX, SNAPSHOT
 from dcg.packs._http import ANY, HOST_REST, sends
+from dcg.packs.search._es import ALL_INDICES, API_PATHS, BY_QUERY, HARMLESS, INDEX, SNAPSHOT
 
 # A host that is recognisably Elasticsearch: the default ports 9200/9243, a name with
 # "elastic" (elastic-cloud.com, elasticsearch:9200) or an `es` label (es01, x.es.io).

@@ -1,8 +1,8 @@
 """OpenSearch: deleting indices, data streams, snapshots and documents over the REST API."""
 
 from dcg.model import Pack, Rule
-from dcg.packs.search._es import ALL_INDICES, API_PATHS, BY_QUERY, HARMLESS, INDEX, SNAPSHOT
 from dcg.packs._http import ANY, HOST_REST, sends
+from dcg.packs.search._es import ALL_INDICES, API_PATHS, BY_QUERY, HARMLESS, INDEX, SNAPSHOT
 
 # A host that is recognisably OpenSearch: port 9200, a name with "opensearch", or an
 # Amazon OpenSearch Service domain (*.es.amazonaws.com, *.aoss.amazonaws.com).

@@ -1,0 +1,509 @@
+"""Python code: commands and deletions found with the standard ``ast`` parser.
+
+Code that does not parse (a truncated heredoc, Python 2) falls back to the shared
+token scanner with the same call tables, which still finds ``os.system("…")``-style
+calls with literal arguments.
+"""
+
+from __future__ import annotations
+
+from dcg.embedded import actions
+from dcg.embedded.actions import MAX_DEPTH, Action, Sink
+from dcg.embedded.lexer import LexSpec
+from dcg.embedded.render import rm_line
+from dcg.embedded.scanner import Lang
+from dcg.embedded.scanner import run as scan_tokens
+from dcg.embedded.values import (
+    DYN,
+    TMP,
+    PathValue,
+    Ref,
+    as_str,
+    concat,
+    dirname,
+    env,
+    expanduser,
+    helper,
+    join,
+    text,
+)
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    import ast
+    from collections.abc import Iterator
+else:
+    # The node classes of the built-in _ast module are those of ast; importing ast itself
+    # would cost more than the rest of the analysis (enum, contextlib, collections).
+    import _ast as ast
+
+RM_F = Action("rm", kw="path", tool="rm -f")
+RMDIR = Action("rm", kw="path", tool="rmdir")
+
+CALLS: dict[str, Action] = {
+    "os.system": Action("shell", kw="command"),
+    "os.popen": Action("shell", kw="cmd"),
+    "subprocess.getoutput": Action("shell", kw="cmd"),
+    "subprocess.getstatusoutput": Action("shell", kw="cmd"),
+    "commands.getoutput": Action("shell"),
+    "commands.getstatusoutput": Action("shell"),
+    "pty.spawn": Action("shell", kw="argv"),
+    "asyncio.create_subprocess_shell": Action("shell", kw="cmd"),
+    "asyncio.create_subprocess_exec": Action("argv"),
+    "os.execl": Action("execl"),
+    "os.execlp": Action("execl"),
+    "os.execle": Action("execl", tool="env"),
+    "os.execlpe": Action("execl", tool="env"),
+    "os.spawnl": Action("execl", pos=1),
+    "os.spawnlp": Action("execl", pos=1),
+    "os.spawnle": Action("execl", pos=1, tool="env"),
+    "os.spawnlpe": Action("execl", pos=1, tool="env"),
+    "os.posix_spawn": Action("execv"),
+    "os.posix_spawnp": Action("execv"),
+    "shutil.rmtree": Action("rm", kw="path", tool="rm -rf"),
+    "os.remove": RM_F,
+    "os.unlink": RM_F,
+    "os.rmdir": RMDIR,
+    "os.removedirs": Action("rm", kw="name", tool="rmdir -p"),
+    "pathlib.Path.unlink": Action("rm", kw="self", tool="rm -f"),
+    "pathlib.Path.rmdir": Action("rm", kw="self", tool="rmdir"),
+    "os.chdir": Action("chdir", kw="path"),
+    "exec": Action("eval"),
+    "eval": Action("eval"),
+    "builtins.exec": Action("eval"),
+    "builtins.eval": Action("eval"),
+}
+for _name in ("run", "call", "check_call", "check_output", "Popen"):
+    CALLS[f"subprocess.{_name}"] = Action("shell", kw="args")
+for _name in ("execv", "execve", "execvp", "execvpe"):
+    CALLS[f"os.{_name}"] = Action("execv")
+for _name in ("spawnv", "spawnve", "spawnvp", "spawnvpe"):
+    CALLS[f"os.{_name}"] = Action("execv", pos=1)
+
+HELPERS = {
+    "os.path.join": "join",
+    "posixpath.join": "join",
+    "os.path.expanduser": "expanduser",
+    "os.path.abspath": "identity",
+    "os.path.realpath": "identity",
+    "os.path.normpath": "identity",
+    "os.fspath": "identity",
+    "str": "identity",
+    "os.path.dirname": "dirname",
+    "os.getcwd": "cwd",
+    "pathlib.Path.cwd": "cwd",
+    "pathlib.Path.home": "home",
+    "os.getenv": "env",
+    "os.environ.get": "env",
+    "tempfile.gettempdir": "tmp",
+    "tempfile.mkdtemp": "mktemp",
+    "tempfile.TemporaryDirectory": "mktemp",
+    "shlex.quote": "quote",
+    "pipes.quote": "quote",
+    "shlex.join": "shlex_join",
+    "__import__": "module",
+    "importlib.import_module": "module",
+}
+for _cls in ("Path", "PurePath", "PosixPath", "PurePosixPath"):
+    HELPERS[f"pathlib.{_cls}"] = "path"
+HELPERS["Path"] = "path"  # used without its import in a snippet
+HELPERS["Path.home"] = "home"
+HELPERS["Path.cwd"] = "cwd"
+
+CONSTS: dict[str, object] = {"os.curdir": ".", "os.sep": "/", "os.path.sep": "/"}
+
+# The fallback scanner for code that does not parse.
+LANG = Lang(
+    "python",
+    lex=LexSpec(quotes={}, interp="py", line_comments=("#",), py_prefixes=True),
+    calls=CALLS,
+    helpers=HELPERS,
+    methods={"unlink": (RM_F, False), "rmdir": (RMDIR, False)},
+    path_class="Path",
+    member_ops=frozenset({"."}),
+    concat_ops=frozenset({"+"}),
+    envs=frozenset({"os.environ"}),
+    imports="py",
+)
+
+
+def analyze(code: str, sink: Sink, depth: int = 0) -> None:
+    if depth > MAX_DEPTH:
+        return
+    try:
+        tree: ast.AST = compile(code, "<embedded>", "exec", ast.PyCF_ONLY_AST)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        scan_tokens(LANG, code, sink, depth)
+        return
+    _Visitor(sink, depth).visit(tree)
+
+
+def _walk(node: ast.AST) -> Iterator[ast.AST]:
+    yield node
+    for child in _children(node):
+        yield from _walk(child)
+
+
+def _children(node: ast.AST) -> Iterator[ast.AST]:
+    for field in node._fields:
+        value = getattr(node, field, None)
+        if isinstance(value, list):
+            yield from (item for item in value if isinstance(item, ast.AST))
+        elif isinstance(value, ast.AST):
+            yield value
+
+
+class _Visitor:
+    """Visits statements in source order, tracking imports and literal variables."""
+
+    def visit(self, node: ast.AST) -> None:
+        method = getattr(self, "visit_" + node.__class__.__name__, None)
+        if method is None:
+            self.generic_visit(node)
+        else:
+            method(node)
+
+    def generic_visit(self, node: ast.AST) -> None:
+        for child in _children(node):
+            self.visit(child)
+
+    def __init__(self, sink: Sink, depth: int) -> None:
+        self.sink = sink
+        self.depth = depth
+        self.alias: dict[str, str] = {}
+        self.env: dict[str, object] = {}
+        self.star: list[str] = []
+        self.roots: list[object] = []  # os.walk roots of the enclosing loops
+        self.cwd: str | None = None  # where os.chdir() went, when known
+
+    # ----- bindings -----
+
+    def visit_Import(self, node: ast.Import) -> None:
+        for a in node.names:
+            local = a.asname or a.name.split(".")[0]
+            self.alias[local] = a.name if a.asname else local
+            self.env.pop(local, None)
+
+    def visit_ImportFrom(self, node: ast.ImportFrom) -> None:
+        mod = node.module or ""
+        for a in node.names:
+            if a.name == "*":
+                self.star.append(mod)
+            else:
+                self.alias[a.asname or a.name] = f"{mod}.{a.name}"
+                self.env.pop(a.asname or a.name, None)
+
+    def visit_Assign(self, node: ast.Assign) -> None:
+        self.visit(node.value)
+        for target in node.targets:
+            self.bind(target, node.value)
+
+    def visit_AnnAssign(self, node: ast.AnnAssign) -> None:
+        if node.value is not None:
+            self.visit(node.value)
+            self.bind(node.target, node.value)
+
+    def visit_AugAssign(self, node: ast.AugAssign) -> None:
+        self.visit(node.value)
+        if isinstance(node.target, ast.Name):
+            name = node.target.id
+            ok = isinstance(node.op, ast.Add) and name in self.env
+            self.env[name] = concat(self.env[name], self.eval(node.value)) if ok else None
+
+    def visit_NamedExpr(self, node: ast.NamedExpr) -> None:
+        self.visit(node.value)
+        self.bind(node.target, node.value)
+
+    def visit_For(self, node: ast.For | ast.AsyncFor) -> None:
+        self.visit(node.iter)
+        self.unbind(node.target)
+        walk = isinstance(node.iter, ast.Call) and self.ref(node.iter.func) == "os.walk"
+        if walk and isinstance(node.iter, ast.Call):
+            self.roots.append(self.eval(node.iter.args[0]) if node.iter.args else None)
+        for stmt in [*node.body, *node.orelse]:
+            self.visit(stmt)
+        if walk and self.roots:
+            self.roots.pop()
+
+    visit_AsyncFor = visit_For
+
+    def visit_With(self, node: ast.With | ast.AsyncWith) -> None:
+        for item in node.items:
+            self.visit(item.context_expr)
+            if item.optional_vars is not None:
+                self.bind(item.optional_vars, item.context_expr)
+        for stmt in node.body:
+            self.visit(stmt)
+
+    visit_AsyncWith = visit_With
+
+    def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        for arg in _walk(node.args):
+            if isinstance(arg, ast.arg):
+                self.env[arg.arg] = None
+        self.generic_visit(node)
+
+    visit_AsyncFunctionDef = visit_FunctionDef
+
+    def bind(self, target: ast.expr, value: ast.expr) -> None:
+        if isinstance(target, (ast.Tuple, ast.List)):
+            if isinstance(value, (ast.Tuple, ast.List)) and len(value.elts) == len(target.elts):
+                for t, v in zip(target.elts, value.elts, strict=True):
+                    self.bind(t, v)
+            else:
+                self.unbind(target)
+            return
+        if not isinstance(target, ast.Name):
+            return
+        name = target.id
+        if isinstance(value, (ast.Name, ast.Attribute)):
+            q = self.ref(value)
+            head = q.split(".")[0] if q else ""
+            if q and (q in CALLS or q in HELPERS or q in CONSTS or head in self.alias):
+                self.alias[name] = q
+                self.env.pop(name, None)
+                return
+        val = self.eval(value)
+        if isinstance(val, Ref):
+            self.alias[name] = val.qual
+            self.env.pop(name, None)
+        else:
+            self.env[name] = val
+            self.alias.pop(name, None)
+
+    def unbind(self, target: ast.expr) -> None:
+        for node in _walk(target):
+            if isinstance(node, ast.Name):
+                self.env[node.id] = None
+                self.alias.pop(node.id, None)
+
+    # ----- names and values -----
+
+    def ref(self, node: ast.expr) -> str | None:
+        """The qualified name an expression refers to (``sp.run`` -> ``subprocess.run``)."""
+        if isinstance(node, ast.Name):
+            name = node.id
+            if name in self.alias:
+                return self.alias[name]
+            if name in self.env:
+                return None
+            for mod in self.star:
+                q = f"{mod}.{name}"
+                if q in CALLS or q in HELPERS:
+                    return q
+            return name
+        if isinstance(node, ast.Attribute):
+            base = self.ref(node.value)
+            return f"{base}.{node.attr}" if base else None
+        if isinstance(node, ast.Call):
+            callee = self.ref(node.func)
+            args = node.args
+            if callee == "getattr" and len(args) >= 2:
+                attr = text(self.eval(args[1]))
+                owner = self.ref(args[0])
+                return f"{owner}.{attr}" if owner and attr and attr.isidentifier() else None
+            if callee is not None and HELPERS.get(callee) == "module":
+                v = self.eval(node)
+                return v.qual if isinstance(v, Ref) else None
+        return None
+
+    def args(self, node: ast.Call) -> tuple[list[object], dict[str, object]]:
+        args: list[object] = []
+        for a in node.args:
+            if isinstance(a, ast.Starred):
+                v = self.eval(a.value)
+                args.extend(v if isinstance(v, list) else [None])
+            else:
+                args.append(self.eval(a))
+        kwargs = {k.arg: self.eval(k.value) for k in node.keywords if k.arg}
+        return args, kwargs
+
+    def eval(self, node: ast.expr) -> object:
+        self.sink.tick()
+        if isinstance(node, ast.Constant):
+            const = node.value
+            if isinstance(const, bytes):
+                return const.decode("latin-1")
+            if isinstance(const, (int, float)) and not isinstance(const, bool):
+                return str(const)
+            return const if isinstance(const, (str, bool)) else None
+        if isinstance(node, ast.JoinedStr):
+            return "".join(as_str(self.eval(p)) for p in node.values)
+        if isinstance(node, ast.FormattedValue):
+            return self.eval(node.value)
+        if isinstance(node, ast.BinOp):
+            left, right = self.eval(node.left), self.eval(node.right)
+            if isinstance(node.op, ast.Add):
+                return concat(left, right)
+            if isinstance(node.op, ast.Div) and isinstance(left, PathValue):
+                return PathValue(join([left, right]) or DYN)
+            if isinstance(node.op, ast.Mod) and isinstance(left, str):
+                return _percent(left, right)
+            return None
+        if isinstance(node, (ast.List, ast.Tuple)):
+            out: list[object] = []
+            for e in node.elts:
+                if isinstance(e, ast.Starred):
+                    v = self.eval(e.value)
+                    out.extend(v if isinstance(v, list) else [None])
+                else:
+                    out.append(self.eval(e))
+            return out
+        if isinstance(node, ast.Dict):
+            return {
+                k.value: self.eval(v)
+                for k, v in zip(node.keys, node.values, strict=True)
+                if isinstance(k, ast.Constant) and isinstance(k.value, str)
+            }
+        if isinstance(node, ast.Name) and node.id in self.env:
+            return self.env[node.id]
+        if isinstance(node, (ast.Name, ast.Attribute)):
+            q = self.ref(node)
+            if q in CONSTS:
+                return CONSTS[q]
+            if isinstance(node, ast.Attribute):
+                return self.attribute(node)
+            return Ref(q) if q and (q in CALLS or q in HELPERS) else None
+        if isinstance(node, ast.Subscript):
+            if self.ref(node.value) == "os.environ":
+                name = text(self.eval(node.slice))
+                return env(name) if name and name.isidentifier() else None
+            base, index = self.eval(node.value), self.eval(node.slice)
+            if isinstance(base, list) and isinstance(index, str) and index.isdigit():
+                return base[int(index)] if int(index) < len(base) else None
+            return None
+        if isinstance(node, ast.Call):
+            return self.call_value(node)
+        return None
+
+    def attribute(self, node: ast.Attribute) -> object:
+        base = self.eval(node.value)
+        if not isinstance(base, str):
+            return None
+        if node.attr == "parent":
+            return PathValue(as_str(dirname(base)))
+        if node.attr == "name" and base.startswith(TMP + "/") and base.endswith(DYN):
+            return base  # TemporaryDirectory().name
+        return None
+
+    def call_value(self, node: ast.Call) -> object:
+        q = self.ref(node.func)
+        if q is not None and q in HELPERS:
+            args, kwargs = self.args(node)
+            v = helper(HELPERS[q], args, kwargs)
+            if q.endswith(("Path.home", "Path.cwd")) and isinstance(v, str):
+                return PathValue(v)
+            return v
+        if not isinstance(node.func, ast.Attribute):
+            return None
+        base = self.eval(node.func.value)
+        m = node.func.attr
+        args, kwargs = self.args(node)
+        if isinstance(base, PathValue):
+            if m == "joinpath":
+                return PathValue(join([base, *args]) or DYN)
+            if m == "expanduser":
+                return PathValue(as_str(expanduser(base)))
+            if m in ("resolve", "absolute"):
+                return base
+        if isinstance(base, str):
+            if m == "join" and args and isinstance(args[0], list):
+                return base.join(as_str(x) for x in args[0])
+            if m == "format":
+                return _format(base, args, kwargs)
+            if m in ("strip", "rstrip", "lstrip", "encode", "decode"):
+                return base
+            if m == "split" and DYN not in base:
+                sep = text(args[0]) if args else None
+                return list(base.split(sep)) if sep else list(base.split())
+        return None
+
+    # ----- calls -----
+
+    def visit_Call(self, node: ast.Call) -> None:
+        self.sink.tick()
+        q = self.ref(node.func)
+        act = CALLS.get(q) if q else None
+        if act is not None and q is not None:
+            args, kwargs = self.args(node)
+            if act.kind == "eval":
+                code = text(args[0]) if args else None
+                if code is not None and self.depth < MAX_DEPTH:
+                    analyze(code, self.sink, self.depth + 1)
+            elif act.kind == "chdir":
+                self.cwd = actions.chdir(self.cwd, act, args, kwargs)
+            else:
+                self.emit(f"python {q}", actions.apply(act, args, kwargs, self.cwd), act)
+        elif (
+            isinstance(node.func, ast.Attribute)
+            and node.func.attr in ("unlink", "rmdir")
+            and not node.args
+        ):
+            # pathlib: Path(p).unlink() / p.rmdir()
+            act = RM_F if node.func.attr == "unlink" else RMDIR
+            recv = self.eval(node.func.value)
+            target = recv if isinstance(recv, str) else None
+            lines = actions.apply(act, [target], {}, self.cwd)
+            self.emit(f"python Path.{node.func.attr}", lines, act)
+        self.generic_visit(node)
+
+    def emit(self, label: str, lines: list[str], act: Action) -> None:
+        for line in lines:
+            if self.roots and act.kind in actions.DELETIONS and "'<dynamic>'" in line:
+                # Deleting every entry that os.walk(root) yields deletes the tree.
+                root = self.roots[-1]
+                self.roots[-1] = DYN
+                if root != DYN:
+                    self.sink.emit("python recursive delete", rm_line("rm -rf", [root]))
+            self.sink.emit(label, line)
+
+
+def _percent(fmt: str, arg: object) -> str:
+    """``fmt % arg`` for ``%s``-style conversions; unknown values become placeholders."""
+    items = arg if isinstance(arg, list) else [arg]
+    out, k, i = [], 0, 0
+    while i < len(fmt):
+        c = fmt[i]
+        if c == "%" and i + 1 < len(fmt):
+            d = fmt[i + 1]
+            if d == "%":
+                out.append("%")
+            else:
+                out.append(as_str(items[k]) if k < len(items) else DYN)
+                k += 1
+            i += 2
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def _format(fmt: str, args: list[object], kwargs: dict[str, object]) -> str:
+    """``fmt.format(...)`` for plain ``{}``, ``{0}`` and ``{name}`` fields."""
+    out: list[str] = []
+    auto, i, n = 0, 0, len(fmt)
+    while i < n:
+        c = fmt[i]
+        if c in "{}" and fmt.startswith(c * 2, i):
+            out.append(c)
+            i += 2
+            continue
+        if c == "{":
+            end = fmt.find("}", i)
+            end = n if end < 0 else end
+            field = fmt[i + 1 : end]
+            for stop in "!:.[":
+                field = field.split(stop, 1)[0]
+            if not field:
+                v = args[auto] if auto < len(args) else None
+                auto += 1
+            elif field.isdigit():
+                v = args[int(field)] if int(field) < len(args) else None
+            else:
+                v = kwargs.get(field)
+            out.append(as_str(v))
+            i = end + 1
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out)

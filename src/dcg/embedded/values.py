@@ -1,0 +1,166 @@
+"""The value domain of embedded-code analysis: strings with placeholders, paths, lists.
+
+An analysed expression evaluates to a ``str`` (possibly holding placeholders for an
+environment variable or an unknown piece), a :class:`PathValue` (a string known to be
+a path object, e.g. ``Path('x')``, whose ``.unlink()`` deletes), a ``list`` (argv, word
+lists), a ``dict`` (an options object), a ``bool``, a :class:`Ref` (a module or function
+that can be aliased), or ``None`` when nothing is known.
+"""
+
+from __future__ import annotations
+
+from dcg.model import Frozen
+
+# Placeholders are private-use characters; analyze() strips them from the input so the
+# code under analysis cannot forge them.
+ENV = "\ue000"  # starts an environment-variable reference; ENV_END closes it
+ENV_END = "\ue001"
+DYN = "\ue002"  # a piece of text whose value is not known statically
+MARKERS = ENV + ENV_END + DYN
+
+
+def env(name: str) -> str:
+    return f"{ENV}{name}{ENV_END}"
+
+
+HOME = env("HOME")
+TMP = "/tmp"
+
+
+class PathValue(str):
+    """A string that came from a path constructor, so path methods apply to it."""
+
+    __slots__ = ()
+
+
+class Ref(Frozen):
+    """A qualified name (module, function or unknown variable) not evaluated to data."""
+
+    __slots__ = ("qual",)
+
+    qual: str
+
+    def __init__(self, qual: str) -> None:
+        self._set("qual", qual)
+
+    def __repr__(self) -> str:
+        return f"Ref({self.qual!r})"
+
+
+def text(v: object) -> str | None:
+    """The string value of ``v``, or None when it is not a (partly) known string."""
+    return v if isinstance(v, str) else None
+
+
+def as_str(v: object) -> str:
+    """``v`` as text for concatenation; unknown values become a DYN placeholder."""
+    if isinstance(v, str):
+        return v
+    if isinstance(v, list):
+        return " ".join(as_str(x) for x in v)
+    return DYN
+
+
+def concat(a: object, b: object) -> object:
+    if isinstance(a, list) and isinstance(b, list):
+        return a + b
+    if a is None and b is None:
+        return None
+    return as_str(a) + as_str(b)
+
+
+def flatten(items: list[object]) -> list[object]:
+    out: list[object] = []
+    for x in items:
+        if isinstance(x, list):
+            out.extend(flatten(x))
+        else:
+            out.append(x)
+    return out
+
+
+def join(parts: list[object]) -> str | None:
+    """``os.path.join`` semantics over partly known parts (an absolute part restarts)."""
+    if parts and all(not isinstance(p, str) for p in parts):
+        return None
+    out = ""
+    for p in parts:
+        s = as_str(p)
+        if s in (".", "./") and out:
+            continue
+        if s.startswith(("/", ENV)) or not out:
+            out = s
+        elif out.endswith("/"):
+            out += s
+        else:
+            out += "/" + s
+    return out
+
+
+def expanduser(v: object) -> object:
+    s = text(v)
+    if s is not None and (s == "~" or s.startswith("~/")):
+        return HOME + s[1:]
+    return v
+
+
+def dirname(v: object) -> object:
+    s = text(v)
+    if s is None:
+        return None
+    s = s.rstrip("/") or s
+    head, sep, _ = s.rpartition("/")
+    if not sep:
+        return "."
+    return head or "/"
+
+
+def helper(kind: str, args: list[object], kwargs: dict[str, object]) -> object:
+    """Evaluate a pure path/environment helper call (``os.path.join``, ``Dir.home``…)."""
+    first = args[0] if args else kwargs.get("path")
+    if kind == "join":
+        return join(flatten(args))
+    if kind == "path":
+        return PathValue(join(flatten(args)) or ".") if args else PathValue(".")
+    if kind == "expanduser":
+        return expanduser(first)
+    if kind == "expand_path":  # Ruby File.expand_path(p, dir)
+        if len(args) > 1 and not (text(first) or "").startswith(("/", "~")):
+            return join([args[1], first])
+        return expanduser(first)
+    if kind == "home":
+        return HOME
+    if kind == "cwd":
+        return "."
+    if kind == "tmp":
+        return TMP
+    if kind == "mktemp":
+        # A fresh directory under the temp dir (or under dir= when given).
+        base = kwargs.get("dir")
+        return (TMP if base is None else as_str(base)) + "/" + DYN
+    if kind == "mktemp_prefix":  # fs.mkdtempSync(prefix): the prefix is a path
+        return as_str(first) + DYN if args else TMP + "/" + DYN
+    if kind == "env":
+        name = text(first)
+        return env(name) if name and name.isidentifier() else None
+    if kind == "identity":
+        return first
+    if kind == "dirname":
+        return dirname(first)
+    if kind == "quote":
+        from dcg.embedded.render import word
+
+        s = text(first)
+        return None if s is None else word(s)
+    if kind == "shlex_join":
+        from dcg.embedded.render import argv_line
+
+        return argv_line(first) if isinstance(first, list) else None
+    if kind == "implode":  # implode(sep, list) / join(sep, list)
+        if len(args) == 2 and isinstance(args[1], list):
+            return as_str(args[0]).join(as_str(x) for x in args[1])
+        return None
+    if kind == "module":
+        name = text(first)
+        return Ref(name) if name and DYN not in name else None
+    return None

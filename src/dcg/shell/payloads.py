@@ -1,0 +1,302 @@
+"""Commands that run a payload: shells, eval, interpreters, ssh, docker/kubectl exec, find -exec …
+
+Each handler marks the payload words of its command as data (they are judged as
+commands of their own instead) and queues the payload on the ``Work``.
+"""
+
+from __future__ import annotations
+
+from dcg.shell.unwrap import normalize, skip_options
+
+TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from dcg.shell.unwrap import Work
+
+SHELLS = frozenset(("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish", "busybox"))
+
+
+def _fed(w: Work, kind: str, name: str) -> None:
+    """Queue what a shell or interpreter reads on stdin, or flag it as unknowable."""
+    text = w.stdin if w.stdin is not None else w.fed
+    if text is not None:
+        w.payloads.append((kind, f"stdin of {name}", text, []))
+    elif w.piped:
+        w.dynamic = True
+        w.via = (*w.via, "pipe to sh" if kind == "sh" else f"pipe to {name}")
+
+
+def _shell(w: Work) -> None:
+    argv = w.argv
+    name = normalize(argv[0])
+    i, n = 1, len(argv)
+    if name == "busybox":
+        if n < 2 or normalize(argv[1]) not in SHELLS:
+            return
+        i, name = 2, normalize(argv[1])
+    cflag = sflag = False
+    while i < n:
+        a = argv[i]
+        if a in ("--", "-"):
+            i += 1
+            break
+        if len(a) < 2 or a[0] not in "-+":
+            break
+        i += 1
+        if a.startswith("--"):
+            i += a in ("--rcfile", "--init-file")
+            cflag = cflag or a == "--command"
+        elif a in ("-o", "+o", "-O", "+O"):
+            i += 1
+        elif a[0] == "-":
+            cflag = cflag or "c" in a
+            sflag = sflag or "s" in a
+    if cflag:
+        if i < n:
+            w.data[i] = f"script run by {name} -c (parsed)"
+            w.payloads.append(("sh", f"{name} -c", argv[i], []))
+    elif i >= n or sflag:
+        _fed(w, "sh", name)
+
+
+def _eval(w: Work) -> None:
+    if len(w.argv) > 1:
+        for k in range(1, len(w.argv)):
+            w.data[k] = "eval string (parsed)"
+        w.payloads.append(("sh", "eval", " ".join(w.argv[1:]), []))
+
+
+def _trap(w: Work) -> None:
+    if len(w.argv) > 2 and w.argv[1] not in ("-p", "-l", "-P", "--", "-"):
+        w.data[1] = "trap action (parsed)"
+        w.payloads.append(("sh", "trap", w.argv[1], []))
+
+
+def _rest(w: Work, start: int, kind: str, label: str) -> None:
+    """The words from ``start`` on are a command (``argv``) or shell text (``sh``)."""
+    rest = w.argv[start:]
+    if not rest:
+        return
+    for k in range(start, len(w.argv)):
+        w.data[k] = f"command run by {label} (parsed)"
+    if kind == "argv":
+        w.payloads.append(("argv", label, "", rest))
+    else:
+        w.payloads.append(("sh", label, " ".join(rest), []))
+
+
+def _ssh(w: Work) -> None:
+    i = skip_options(w.argv, 1, "BbcDEeFIiJLlmOopQRSWw")
+    start = i + 1
+    if start < len(w.argv) and w.argv[start] == "--":  # `ssh host -- cmd`
+        w.data[start] = "ssh end of options"
+        start += 1
+    _rest(w, start, "sh", "ssh")
+
+
+def _pwsh(w: Work) -> None:
+    """``pwsh -Command "…"`` / ``powershell -c …``: the script is PowerShell."""
+    argv = w.argv
+    for k in range(1, len(argv)):
+        a = argv[k].lower()
+        if len(a) > 1 and a[0] in "-/" and "-command".startswith("-" + a[1:]) and k + 1 < len(argv):
+            for j in range(k + 1, len(argv)):
+                w.data[j] = "PowerShell script (parsed)"
+            w.payloads.append(
+                ("powershell", f"{normalize(argv[0])} -Command", " ".join(argv[k + 1 :]), [])
+            )
+            return
+
+
+def _awk(w: Work) -> None:
+    """``system("…")`` in an awk program runs its (literal) string as a shell command."""
+    for k in range(1, len(w.argv)):
+        program = w.argv[k]
+        i = program.find("system(")
+        while i >= 0:
+            j = i + 7
+            while j < len(program) and program[j] in " \t":
+                j += 1
+            if j < len(program) and program[j] == '"':
+                end = j + 1
+                while end < len(program) and program[end] != '"':
+                    end += 2 if program[end] == "\\" else 1
+                w.payloads.append(("sh", "awk system()", program[j + 1 : end], []))
+            i = program.find("system(", j)
+
+
+def _container(w: Work) -> None:
+    argv = w.argv
+    name = normalize(argv[0])
+    i = skip_options(argv, 1, "Hc", ("context", "host", "config", "log-level", "url"))
+    if i < len(argv) and argv[i] in ("compose", "container"):
+        i = skip_options(argv, i + 1, "fp", ("file", "project-name", "profile", "env-file"))
+    if i >= len(argv) or argv[i] != "exec":
+        return
+    long = ("env", "user", "workdir", "env-file", "detach-keys", "index")
+    i = skip_options(argv, i + 1, "euw", long)
+    _rest(w, i + 1, "argv", f"{name} exec")
+
+
+def _kubectl(w: Work) -> None:
+    argv = w.argv
+    if "exec" in argv[1:4] and "--" in argv:
+        _rest(w, argv.index("--") + 1, "argv", f"{normalize(argv[0])} exec")
+
+
+def _su(w: Work) -> None:
+    argv = w.argv
+    for k in range(1, len(argv)):
+        a = argv[k]
+        if a in ("-c", "--command") and k + 1 < len(argv):
+            w.data[k + 1] = "command run by su (parsed)"
+            w.payloads.append(("sh", "su", argv[k + 1], []))
+            return
+        if a.startswith("--command="):
+            w.data[k] = "command run by su (parsed)"
+            w.payloads.append(("sh", "su", a[10:], []))
+            return
+
+
+def _watch(w: Work) -> None:
+    i = skip_options(w.argv, 1, "nq", ("interval", "equexit"))
+    execs = any(a in ("-x", "--exec") for a in w.argv[1:i])
+    _rest(w, i, "argv" if execs else "sh", "watch")
+
+
+def _parallel(w: Work) -> None:
+    argv = w.argv
+    long = ("jobs", "sshlogin", "max-args", "delay", "timeout", "joblog", "results",
+            "arg-file", "delimiter", "colsep", "tmpdir", "workdir", "wd", "env", "memfree",
+            "load", "retries")  # fmt: skip
+    i = skip_options(argv, 1, "jSNaIdLnE", long)
+    seps = (":::", "::::", ":::+", "::::+")
+    end = next((k for k in range(i, len(argv)) if argv[k] in seps), len(argv))
+    if end > i:
+        for k in range(i, end):
+            w.data[k] = "command run by parallel (parsed)"
+        w.payloads.append(("sh", "parallel", " ".join(argv[i:end]), []))
+        return
+    for k in range(end + 1, len(argv)):
+        if argv[k] not in seps:
+            w.data[k] = "command run by parallel (parsed)"
+            w.payloads.append(("sh", "parallel", argv[k], []))
+
+
+def _find(w: Work) -> None:
+    argv = w.argv
+    i, n = 1, len(argv)
+    while i < n:
+        a = argv[i]
+        i += 1
+        if a not in ("-exec", "-execdir", "-ok", "-okdir"):
+            continue
+        j = i
+        while j < n and not (argv[j] == ";" or (argv[j] == "+" and argv[j - 1] == "{}")):
+            j += 1
+        if j > i:
+            for k in range(i, j):
+                w.data[k] = f"command run by find {a} (parsed)"
+            w.payloads.append(("argv", f"find {a}", "", argv[i:j]))
+        i = j + 1
+
+
+def _interpreter(
+    lang: str, code: str, values: str = "", stops: str = "", long: tuple[str, ...] = ()
+) -> Callable[[Work], None]:
+    """Handler for an interpreter whose option letters in ``code`` take inline code."""
+
+    def handle(w: Work) -> None:
+        argv = w.argv
+        i, n = 1, len(argv)
+        found: list[int] = []
+        texts: list[str] = []
+        script = False
+        while i < n and not script:
+            a = argv[i]
+            if a == "-" or a == "--":
+                script = a == "--" and i + 1 < n
+                break
+            if len(a) < 2 or a[0] != "-":
+                script = True
+                break
+            i += 1
+            if a.startswith("--"):
+                key, eq, val = a[2:].partition("=")
+                if key in long:
+                    if eq:
+                        found.append(i - 1)
+                        texts.append(val)
+                    elif i < n:
+                        found.append(i)
+                        texts.append(argv[i])
+                        i += 1
+                continue
+            for j in range(1, len(a)):
+                ch = a[j]
+                if ch in code:
+                    if j < len(a) - 1:
+                        found.append(i - 1)
+                        texts.append(a[j + 1 :])
+                    elif i < n:
+                        found.append(i)
+                        texts.append(argv[i])
+                        i += 1
+                    break
+                if ch in values or ch in stops:
+                    i += j == len(a) - 1
+                    script = ch in stops
+                    break
+        name = normalize(argv[0])
+        if found:
+            for k in found:
+                w.data[k] = f"{lang} code (analyzed)"
+            w.payloads.append((lang, f"{name} code", "\n".join(texts), []))
+        elif not script:
+            _fed(w, lang, name)
+
+    return handle
+
+
+_PYTHON = _interpreter("python", "c", "WXQ", "m")
+HANDLERS: dict[str, Callable[[Work], None]] = {
+    **{name: _shell for name in SHELLS},
+    "eval": _eval,
+    "trap": _trap,
+    "ssh": _ssh,
+    "docker": _container,
+    "podman": _container,
+    "nerdctl": _container,
+    "kubectl": _kubectl,
+    "oc": _kubectl,
+    "su": _su,
+    "runuser": _su,
+    "watch": _watch,
+    "parallel": _parallel,
+    "find": _find,
+    "pwsh": _pwsh,
+    "powershell": _pwsh,
+    "awk": _awk,
+    "gawk": _awk,
+    "mawk": _awk,
+    "nawk": _awk,
+    "pypy": _PYTHON,
+    "pypy3": _PYTHON,
+    "node": _interpreter("javascript", "ep", "rC", "", ("eval", "print")),
+    "nodejs": _interpreter("javascript", "ep", "rC", "", ("eval", "print")),
+    "bun": _interpreter("javascript", "ep", "r", "", ("eval", "print")),
+    "ruby": _interpreter("ruby", "e", "rICEx"),
+    "perl": _interpreter("perl", "eE", "", ""),
+    "php": _interpreter("php", "r", "cdz", "fF"),
+}
+
+
+def handler(name: str) -> Callable[[Work], None] | None:
+    found = HANDLERS.get(name)
+    if found is None and name.startswith("python"):
+        tail = name[6:]
+        if all(ch in "0123456789." for ch in tail):
+            return _PYTHON
+    return found

@@ -1,0 +1,311 @@
+"""Walk parsed simple commands: expand words, run payloads recursively, build Commands."""
+
+from __future__ import annotations
+
+from dcg.shell import context, payloads, unwrap
+from dcg.shell.command import Command
+from dcg.shell.lexer import Heredoc, lex
+from dcg.shell.limits import MAX_DEPTH, TooComplex
+from dcg.shell.parser import OPAQUE, split
+from dcg.shell.static import echo_text, printf_text
+from dcg.shell.words import expand
+
+TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
+
+if TYPE_CHECKING:
+    from dcg.shell.lexer import Token
+    from dcg.shell.limits import Budget
+    from dcg.shell.parser import Simple
+    from dcg.shell.words import Word
+
+_DECLARE = frozenset(("export", "declare", "typeset", "local", "readonly"))
+
+
+class Ctx:
+    """Where a token list came from: provenance, nesting depth, known variables."""
+
+    __slots__ = ("budget", "depth", "env", "via")
+
+    def __init__(
+        self, via: tuple[str, ...], depth: int, env: dict[str, str | None], budget: Budget
+    ) -> None:
+        if depth > MAX_DEPTH:
+            raise TooComplex(f"nesting deeper than {MAX_DEPTH}")
+        self.via = via
+        self.depth = depth
+        self.env = env
+        self.budget = budget
+
+    def child(self, via: tuple[str, ...]) -> Ctx:
+        return Ctx(via, self.depth + 1, dict(self.env), self.budget)
+
+
+def run_text(text: str, ctx: Ctx, out: list[Command]) -> None:
+    run_tokens(lex(text, ctx.budget, ctx.depth), ctx, out)
+
+
+def run_tokens(tokens: list[Token], ctx: Ctx, out: list[Command]) -> None:
+    for simple in split(tokens, ctx.depth):
+        _simple(simple, ctx, out)
+
+
+def _subs(word: Word, ctx: Ctx, out: list[Command]) -> None:
+    """Commands inside the word's substitutions run first: emit them first."""
+    for k, (label, payload) in enumerate(word.subs):
+        child = ctx.child((*ctx.via, label))
+        if isinstance(payload, str):
+            payload = lex(payload, ctx.budget, child.depth)
+            word.subs[k] = (label, payload)
+        run_tokens(payload, child, out)
+
+
+def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
+    env = ctx.env
+    for word in (*simple.assigns, *simple.words, *simple.extra):
+        if word.subs:
+            _subs(word, ctx, out)
+    for _, target in simple.redirects:
+        sub = target.word if isinstance(target, Heredoc) else target
+        if sub is not None and sub.subs:
+            _subs(sub, ctx, out)
+    for name in simple.forget:
+        env[name] = None
+
+    def sub_text(word: Word, k: int) -> str | None:
+        payload = word.subs[k][1]
+        return None if isinstance(payload, str) else _static_output(payload, env)
+
+    for word in simple.assigns:
+        fields, dyn = expand(word, env, sub_text, split=False)
+        name = word.assign or ""
+        value = fields[0].partition("=")[2] if fields else ""
+        if not simple.words:
+            if fields and fields[0].startswith(name + "+="):
+                old = env.get(name)
+                env[name] = None if dyn or old is None else old + value
+            else:
+                env[name] = None if dyn else value
+    argv: list[str] = []
+    dyns: list[bool] = []
+    for word in simple.words:
+        fields, dyn = expand(word, env, sub_text)
+        argv.extend(fields)
+        dyns.extend([dyn] * len(fields))
+    redirects: list[tuple[str, str]] = []
+    stdin = None
+    for op, target in simple.redirects:
+        if isinstance(target, Heredoc):
+            stdin = target.body or ""
+            redirects.append((op, target.delim))
+            continue
+        text = ""
+        if target is not None:
+            fields, _ = expand(target, env, sub_text, split=False)
+            text = fields[0] if fields else ""
+        if op == "<<<":
+            stdin = text + "\n"
+        redirects.append((op, text))
+    simple.fields = argv
+    simple.stdin = stdin
+    _remember_written(simple, redirects, env)
+    if (argv and argv[0] in _DECLARE) or argv[:1] == ["read"]:
+        _declare(argv, dyns, env)
+    if not argv:
+        if any(op != "<<<" and target is not None for op, target in simple.redirects):
+            ctx.budget.command()
+            out.append(Command((), redirects=tuple(redirects), via=ctx.via))
+        return
+    work = unwrap.Work(argv, dyns, ctx.via, stdin)
+    pipe = simple.pipe_in
+    if pipe is not None:
+        work.piped = True
+        work.fed = None if pipe is OPAQUE else _piped_text(pipe)
+    _command(work, tuple(redirects), ctx, out)
+    _run_written(argv, dyns, ctx, out)
+
+
+_ALIAS = "\x00git-alias:"
+
+
+def _git_alias(work: unwrap.Work, env: dict[str, str | None]) -> None:
+    """Remember `git config alias.X VALUE`; expand X when a later command runs `git X`."""
+    argv = work.argv
+    if len(argv) >= 4 and argv[1] == "config" and argv[-2].startswith("alias."):
+        env[_ALIAS + argv[-2][6:].lower()] = argv[-1]
+        return
+    value = env.get(_ALIAS + argv[1].lower()) if len(argv) > 1 else None
+    if value and not value.startswith("!"):
+        words = value.split()
+        work.argv = argv[:1] + words + argv[2:]
+        work.dyns = work.dyns[:1] + [False] * len(words) + work.dyns[2:]
+    elif value:
+        work.payloads.append(("sh", "git alias", value[1:] + " " + " ".join(argv[2:]), []))
+
+
+# A script written earlier on the same line is remembered under this key prefix in the
+# variable table (no variable name can contain a NUL).
+_FILE = "\x00file:"
+_SCRIPT_RUNNERS = {name: "sh" for name in (*payloads.SHELLS, "source", ".")}
+_SCRIPT_RUNNERS.update({"node": "javascript", "ruby": "ruby", "perl": "perl", "php": "php"})
+
+
+def _remember_written(
+    simple: Simple, redirects: list[tuple[str, str]], env: dict[str, str | None]
+) -> None:
+    """`echo '…' > x.sh` or `cat <<EOF > x.sh`: remember what x.sh will hold."""
+    targets = [t for op, t in redirects if op in (">", ">|", "&>", ">>") and t]
+    if not targets or not simple.fields:
+        return
+    text = _piped_text(simple)
+    for target in targets:
+        env[_FILE + target] = text
+
+
+def _run_written(argv: list[str], dyns: list[bool], ctx: Ctx, out: list[Command]) -> None:
+    """`sh x.sh` / `source x.sh` / `python x.py` of a file written on this line: its text
+    is judged like a `-c` payload (a script file written elsewhere cannot be seen)."""
+    if not argv or dyns[0]:
+        return
+    name = unwrap.normalize(argv[0])
+    lang = _SCRIPT_RUNNERS.get(name) or ("python" if name.startswith("python") else None)
+    if lang is None:
+        return
+    for arg in argv[1:]:
+        text = ctx.env.get(_FILE + arg)
+        if text:
+            child = ctx.child((*ctx.via, f"script written on this line ({arg})"))
+            if lang == "sh":
+                run_text(text, child, out)
+            else:
+                _embedded(lang, text, child, out)
+            return
+
+
+def _command(
+    work: unwrap.Work, redirects: tuple[tuple[str, str], ...], ctx: Ctx, out: list[Command]
+) -> None:
+    # Unwrap wrappers until a command that is not one; the dynamic command word stays as
+    # written (it cannot be normalised or unwrapped).
+    while work.argv and not work.dyns[0]:
+        name = unwrap.normalize(work.argv[0])
+        wrapper = unwrap.WRAPPERS.get(name)
+        start = wrapper(work) if wrapper is not None else -1
+        if start <= 0:
+            break
+        work.drop(start)
+        work.via = (*work.via, name)
+        work.payloads = []
+    if not work.argv:
+        return
+    if not work.dyns[0]:
+        work.argv[0] = unwrap.normalize(work.argv[0])
+        if work.argv[0] == "git":
+            unwrap.git_globals(work)
+            _git_alias(work, ctx.env)
+        handle = payloads.handler(work.argv[0])
+        if handle is not None:
+            handle(work)
+        context.classify(work)
+    data = work.data
+    argv = tuple(work.argv)
+    words = tuple(a for k, a in enumerate(argv) if k not in data)
+    dynamic = work.dynamic or any(d for k, d in enumerate(work.dyns) if k not in data)
+    ctx.budget.command()
+    out.append(
+        Command(
+            argv,
+            words=words,
+            data=tuple((argv[k], why) for k, why in sorted(data.items())),
+            redirects=redirects,
+            # Text piped in from echo/printf is what a client such as psql executes.
+            stdin=work.stdin if work.stdin is not None else work.fed,
+            via=work.via,
+            dynamic=dynamic,
+        )
+    )
+    for kind, label, text, args in work.payloads:
+        child = ctx.child((*work.via, label))
+        if kind == "sh":
+            run_text(text, child, out)
+        elif kind == "argv":
+            _command(unwrap.Work(list(args), [False] * len(args), child.via, None), (), child, out)
+        elif kind == "powershell":
+            _powershell(text, child, out)
+        else:
+            _embedded(kind, text, child, out)
+
+
+def _powershell(script: str, ctx: Ctx, out: list[Command]) -> None:
+    from dcg.powershell import parse_powershell
+
+    for c in parse_powershell(script):
+        ctx.budget.command()
+        out.append(
+            Command(
+                c.argv,
+                words=c.words,
+                data=c.data,
+                redirects=c.redirects,
+                stdin=c.stdin,
+                via=(*ctx.via, *c.via),
+                dynamic=c.dynamic,
+            )
+        )
+
+
+def _embedded(lang: str, code: str, ctx: Ctx, out: list[Command]) -> None:
+    try:
+        import dcg.embedded as embedded
+    except ImportError:
+        return
+    analyze = getattr(embedded, "analyze", None)
+    if analyze is None:
+        return
+    try:
+        found: list[tuple[str, str]] = analyze(lang, code)
+    except Exception:
+        # A bug in the analyzer must not break the parse, nor let the code through
+        # unseen: a dynamic command word makes the core.shell pack look at it.
+        found = [(f"{lang} (analysis failed)", "$DCG_UNANALYZED_CODE")]
+    via = ctx.via[:-1]
+    for label, line in found:
+        run_text(line, Ctx((*via, label), ctx.depth, dict(ctx.env), ctx.budget), out)
+
+
+def _declare(argv: list[str], dyns: list[bool], env: dict[str, str | None]) -> None:
+    for a, dyn in zip(argv[1:], dyns[1:], strict=True):
+        name, eq, value = a.partition("=")
+        if name.startswith("-") or not name:
+            continue
+        env[name] = None if dyn or not eq or argv[0] == "read" else value
+
+
+def _static_output(tokens: list[Token], env: dict[str, str | None]) -> str | None:
+    """The output of $(echo WORDS) or $(printf %s WORD), when it is fixed text."""
+    args: list[str] = []
+    for kind, _, word, _ in tokens:
+        if kind != "w" or word is None:
+            return None
+        fields, dyn = expand(word, env, lambda _w, _k: None)
+        if dyn:
+            return None
+        args.extend(fields)
+    if not args:
+        return None
+    if args[0] == "echo":
+        return echo_text(args[1:])
+    if args[0] == "printf":
+        return printf_text(args[1:])
+    return None
+
+
+def _piped_text(pipe: Simple) -> str | None:
+    argv = pipe.fields
+    name = unwrap.normalize(argv[0]) if argv else ""
+    if name == "echo":
+        return echo_text(argv[1:])
+    if name == "printf":
+        return printf_text(argv[1:])
+    if name == "cat" and pipe.stdin is not None and all(a.startswith("-") for a in argv[1:]):
+        return pipe.stdin
+    return None

@@ -1,0 +1,101 @@
+"""Shell words as the lexer sees them, and their expansion into argv fields."""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from dcg.shell.lexer import Token
+
+    # (kind, value, raw source, quoted). Kinds: "s" literal text, "v" a simple variable
+    # ($X, ${X}; value is the name), "x" an expansion that is never resolved ($1,
+    # ${X:-y}, $((…)); value is unused), "c" a command substitution (value is the index
+    # of its entry in Word.subs).
+    Part = tuple[str, str, str, bool]
+    # (via label, payload): tokens already lexed for $( … ) and <( … ), source text for
+    # backticks (their body is unescaped before it can be lexed).
+    Sub = tuple[str, list[Token] | str]
+
+
+class Word:
+    """One shell word: its parts, the command substitutions inside it, and quoting."""
+
+    __slots__ = ("assign", "parts", "quoted", "subs")
+
+    def __init__(self) -> None:
+        self.parts: list[Part] = []
+        self.subs: list[Sub] = []
+        # True when any quote or backslash appeared: such a word is never a keyword.
+        self.quoted = False
+        # The variable name when the word is an assignment NAME=value (or NAME+=value).
+        self.assign: str | None = None
+
+    def plain(self) -> str | None:
+        """The text of an unquoted word without expansions, else None (for keywords)."""
+        if self.quoted or len(self.parts) != 1 or self.parts[0][0] != "s":
+            return None
+        return self.parts[0][1]
+
+    def literal(self) -> str | None:
+        """The text after quote removal when the word has no expansion, else None."""
+        if any(p[0] != "s" for p in self.parts):
+            return None
+        return "".join(p[1] for p in self.parts)
+
+    def source(self) -> str:
+        """The word with quotes removed but expansions kept as written."""
+        return "".join(p[1] if p[0] == "s" else p[2] for p in self.parts)
+
+    def __repr__(self) -> str:
+        return f"Word({self.source()!r})"
+
+
+def expand(
+    word: Word,
+    env: dict[str, str | None],
+    sub_text: Callable[[Word, int], str | None],
+    split: bool = True,
+) -> tuple[list[str], bool]:
+    """Expand ``word`` into fields; the flag says an expansion stayed unresolved.
+
+    Variables assigned earlier in the line (``env``) and trivially static command
+    substitutions are substituted; anything else is kept as written. Unquoted
+    substituted text is split on whitespace like the shell does; globs are not expanded.
+    """
+    out = [""]
+    dynamic = False
+    brk = False
+    for kind, value, raw, quoted in word.parts:
+        splittable = False
+        if kind == "s":
+            text = value
+        elif kind == "x":
+            text, dynamic = raw, True
+        else:
+            got = env.get(value) if kind == "v" else sub_text(word, int(value))
+            if got is None:
+                # A placeholder, not the source: the substitution's own commands are
+                # judged on their own, and its quoted data must not leak into this word.
+                text, dynamic = ("`…`" if raw[:1] == "`" else "$(…)") if kind == "c" else raw, True
+            else:
+                text, splittable = got, split and not quoted
+        if splittable:
+            pieces = text.split()
+            if not pieces:
+                brk = brk or bool(text)
+                continue
+            if (brk or text[0].isspace()) and out[-1]:
+                out.append("")
+            out[-1] += pieces[0]
+            out.extend(pieces[1:])
+            brk = text[-1].isspace()
+        else:
+            if brk and out[-1] and text:
+                out.append("")
+            brk = False
+            out[-1] += text
+    if out == [""] and not word.quoted:
+        return [], dynamic
+    return out, dynamic
