@@ -58,12 +58,17 @@ _compiled: dict[str, Pattern[str]] = {}
 
 
 def compiled(pattern: str) -> Pattern[str]:
-    """Compile a pattern on first use; ``re`` itself is imported only then."""
+    """Compile a pattern on first use.
+
+    Importing ``re`` costs half a bare interpreter start, so the compiled form of every
+    pattern dcg has used is kept in a cache (see :mod:`dcg.recache`) and rebuilt with
+    ``_sre`` directly; ``re`` is imported only for a pattern the cache does not have.
+    """
     rx = _compiled.get(pattern)
     if rx is None:
-        import re
+        from dcg import recache
 
-        rx = _compiled[pattern] = re.compile(pattern)
+        rx = _compiled[pattern] = recache.compile(pattern)
     return rx
 
 

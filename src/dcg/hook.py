@@ -107,6 +107,9 @@ def main(
     if reply.stderr:
         err.write(reply.stderr)
         err.flush()
+    recache = sys.modules.get("dcg.recache")
+    if recache is not None:
+        recache.save()
     return reply.exit_code
 
 

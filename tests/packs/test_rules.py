@@ -6,7 +6,7 @@ import pytest
 
 from dcg.engine import candidate_packs, evaluate, has_keyword, scan_text
 from dcg.model import SEVERITY_RANK, Pack, Rule
-from dcg.packs import all_ids, load
+from dcg.packs import KEYWORDS, all_ids, load
 
 CWD = "/home/dev/project"
 
@@ -90,3 +90,23 @@ def _excused_examples() -> list[object]:
 def test_safe_pattern_excuses_only_its_segment(pack_id: str, safe: str, blocked: str) -> None:
     for line in (f"{safe} && {blocked}", f"{blocked}; {safe}", f"{safe} | {blocked}"):
         assert evaluate(line, [pack_id], cwd=CWD).matches, line
+
+
+# Field names and common values of the hook payloads of every supported agent.
+PAYLOAD_WORDS = (
+    "session_id transcript_path /home/dev/.claude/projects/-home-dev-app/abc.jsonl "
+    "/home/dev/.codex/sessions/2026/rollout.jsonl cwd permission_mode default plan acceptEdits "
+    "auto dontAsk bypassPermissions hook_event_name PreToolUse tool_name Bash PowerShell "
+    "tool_input command description timeout run_in_background tool_use_id toolu_01 agent_id "
+    "agent_type turn_id model gpt-5-codex BeforeTool timestamp run_shell_command sessionId "
+    "toolName bash toolArgs beforeShellExecution conversation_id generation_id workspace_roots "
+    "agent_action_name pre_run_command trajectory_id execution_id tool_info command_line "
+    "sessionID tool"
+)
+
+
+def test_payload_fields_trigger_no_keyword() -> None:
+    """The hook scans the raw payload first; its fixed fields must not defeat that scan."""
+    text = scan_text(PAYLOAD_WORDS)
+    hits = [(p, k) for p in all_ids() for k in KEYWORDS[p] if has_keyword(text, k)]
+    assert hits == []

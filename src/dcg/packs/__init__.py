@@ -38,22 +38,8 @@ REGISTRY: tuple[tuple[str, tuple[str, ...]], ...] = (
             "clc",
         ),
     ),
-    (
-        "core.dcg",
-        (
-            "dcg",
-            ".claude",
-            ".codex",
-            ".gemini",
-            ".cursor",
-            ".copilot",
-            ".codeium",
-            ".windsurf",
-            "hooks",
-            "settings",
-            "opencode",
-        ),
-    ),
+    # Not ".claude"/".codex": every Claude and Codex payload's transcript_path has them.
+    ("core.dcg", ("dcg", "hooks", "settings", "config.toml")),
     # Unresolvable expansions in a command word ("$CMD -rf", "`…` --hard").
     ("core.shell", ("$", "`")),
     # --- optional packs ---
@@ -90,7 +76,8 @@ REGISTRY: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("monitoring.pagerduty", ("pagerduty", "pd")),
     ("monitoring.newrelic", ("newrelic",)),
     ("monitoring.splunk", ("splunk", "8089")),
-    ("email.ses", ("ses",)),
+    # "ses" would match every payload's session_id; the rules need `aws ses…` anyway.
+    ("email.ses", ("aws",)),
     ("email.sendgrid", ("sendgrid",)),
     ("email.mailgun", ("mailgun",)),
     ("email.postmark", ("postmark",)),

@@ -4,7 +4,8 @@ from dcg.model import Pack, Rule
 
 # dcg's own state and configuration, and the hook settings of every supported agent.
 _PROTECTED = (
-    r"(?:\.config/dcg(?:/|$| )|XDG_CONFIG_HOME}?/dcg(?:/|$| )|/etc/dcg(?:/|$| )|dcg-sessions"
+    r"(?:\.(?:config|cache)/dcg(?:/|$| )|XDG_(?:CONFIG|CACHE)_HOME}?/dcg(?:/|$| )|/etc/dcg(?:/|$| )"
+    r"|dcg-sessions"
     r"|(?:^|/| )(?:history|allow_once|pending_confirmations)\.jsonl|/allowlist\.toml"
     r"|\.claude/settings(?:\.local)?\.json|\.codex/(?:hooks\.json|config\.toml)"
     r"|\.gemini/settings\.json|\.cursor/hooks\.json|(?:\.codeium/windsurf|\.windsurf)/hooks\.json"
@@ -76,6 +77,7 @@ PACK = Pack(
                 "rm -rf /tmp/dcg-sessions-1000",
                 "cat /dev/null > ~/.codex/hooks.json",
                 "tee ~/.config/dcg/allowlist.toml",
+                "rm -rf ~/.cache/dcg",
             ),
             allows=(
                 "cat ~/.claude/settings.json",
