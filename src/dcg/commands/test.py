@@ -35,6 +35,10 @@ def context(args: argparse.Namespace) -> tuple[Config, HookRequest]:
     unknown = [p for p in cfg.problems if p.startswith("unknown pack")]
     if unknown:
         raise DcgError(unknown[0])
+    import sys
+
+    for problem in cfg.problems:
+        print(f"dcg: warning: {problem}", file=sys.stderr)
     request = HookRequest("cli", args.cmd, cwd=cwd, shell=args.shell, tool="cli")
     return cfg, request
 
