@@ -1,12 +1,4 @@
-"""``dcg allow-once CODE``: a human allows one hard-blocked command for 24 hours.
-
-argparse (cli.py)::
-
-    p = sub.add_parser("allow-once", help="allow a hard-blocked command (from a terminal)")
-    p.add_argument("code", help="the 4-character code the block showed")
-    p.add_argument("--single-use", action="store_true", help="allow one run only")
-    -> allow_once.main(args.code, single_use=args.single_use, response=config.response)
-"""
+"""``dcg allow-once CODE``: a human allows one hard-blocked command for 24 hours."""
 
 from __future__ import annotations
 

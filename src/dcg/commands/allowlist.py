@@ -1,27 +1,4 @@
-"""``dcg allowlist add|remove|list``: rules, packs or exact commands that bypass graduation.
-
-argparse (cli.py)::
-
-    p = sub.add_parser("allowlist", help="manage allowlisted rules and commands")
-    a = p.add_subparsers(dest="action", required=True)
-    add = a.add_parser("add", help="allow a rule, a whole pack (pack.id:*) or one command")
-    add.add_argument("target", nargs="?", help="rule id (core.git:reset-hard) or pack.id:*")
-    add.add_argument("--command", help="one exact simple command instead of a rule")
-    scope = add.add_mutually_exclusive_group()
-    scope.add_argument("--user", action="store_true", help="user allowlist (default)")
-    scope.add_argument("--system", action="store_true", help="system allowlist (/etc/dcg)")
-    add.add_argument("--reason", help="why (shown by list)")
-    add.add_argument("--expires", help="lifetime such as 12h or 7d")
-    rm = a.add_parser("remove", help="remove entries")
-    rm.add_argument("target", nargs="?")
-    rm.add_argument("--command")
-    rm.add_argument("--system", action="store_true")
-    ls = a.add_parser("list", help="show entries")
-    ls.add_argument("--json", action="store_true")
-    -> allowlist.main(args.action, args.target, command=args.command,
-                      system=getattr(args, "system", False), reason=..., expires=...,
-                      json_out=getattr(args, "json", False), response=config.response)
-"""
+"""``dcg allowlist add|remove|list``: rules, packs or exact commands that bypass graduation."""
 
 from __future__ import annotations
 

@@ -1,13 +1,5 @@
 """``dcg config response`` shows the graduation settings; ``dcg config migrate`` adds them.
 
-argparse (cli.py)::
-
-    p = sub.add_parser("config", help="show or migrate configuration")
-    p.add_argument("action", choices=["response", "migrate"])
-    p.add_argument("--json", action="store_true")
-    -> config_cmd.main(args.action, response=config.response, history=config.history,
-                       json_out=args.json)
-
 The hook never rewrites configuration; only ``dcg config migrate`` does, on request.
 """
 

@@ -1,11 +1,4 @@
-"""``dcg confirm CODE``: a human lets one soft-blocked command through, once.
-
-argparse (cli.py)::
-
-    p = sub.add_parser("confirm", help="approve a soft-blocked command (from a terminal)")
-    p.add_argument("code", help="the 4-character code the block showed")
-    -> confirm.main(args.code, response=config.response)
-"""
+"""``dcg confirm CODE``: a human lets one soft-blocked command through, once."""
 
 from __future__ import annotations
 

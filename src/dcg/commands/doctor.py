@@ -1,12 +1,4 @@
-"""``dcg doctor``: check that dcg really protects each agent, with a one-line fix per finding.
-
-argparse spec (for cli.py)::
-
-    p = sub.add_parser("doctor", help="check that the hooks are installed and effective")
-    p.add_argument("--json", action="store_true", help="machine-readable findings")
-    p.add_argument("--project", action="store_true", help="check the project's settings too")
-    -> doctor(json_output=args.json, project=args.project)
-"""
+"""``dcg doctor``: check that dcg really protects each agent, with a one-line fix per finding."""
 
 from __future__ import annotations
 

@@ -1,14 +1,4 @@
-"""``dcg history [RULE] [--window 24h] [--cwd DIR] [--json]``: what dcg matched, and when.
-
-argparse (cli.py)::
-
-    p = sub.add_parser("history", help="show matched commands from the history")
-    p.add_argument("rule_id", nargs="?", help="only this rule (or pack.id:* / pack prefix)")
-    p.add_argument("--window", default="24h", help="how far back (e.g. 1h, 24h, 7d)")
-    p.add_argument("--cwd", help="only commands run in this directory or below")
-    p.add_argument("--json", action="store_true")
-    -> history.main(args.rule_id, window=args.window, cwd=args.cwd, json_out=args.json)
-"""
+"""``dcg history [RULE] [--window 24h] [--cwd DIR] [--json]``: what dcg matched, and when."""
 
 from __future__ import annotations
 

@@ -1,17 +1,4 @@
-"""``dcg install``: register dcg as the shell-command hook of each agent found.
-
-argparse spec (for cli.py)::
-
-    p = sub.add_parser("install", help="register dcg with your coding agents")
-    p.add_argument("--agent", action="append", choices=AGENTS, dest="agents", default=[])
-    p.add_argument("--all", action="store_true", dest="all_agents",
-                   help="every supported agent, installed or not")
-    p.add_argument("--project", action="store_true",
-                   help="write the project's settings (cwd) instead of the user's")
-    p.add_argument("--dry-run", action="store_true", help="print the changes, write nothing")
-    -> install(args.agents, all_agents=args.all_agents, project=args.project,
-               dry_run=args.dry_run)
-"""
+"""``dcg install``: register dcg as the shell-command hook of each agent found."""
 
 from __future__ import annotations
 

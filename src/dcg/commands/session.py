@@ -1,14 +1,4 @@
-"""``dcg session [--json]`` shows live sessions and their counters; ``dcg session clear`` resets.
-
-argparse (cli.py)::
-
-    p = sub.add_parser("session", help="show or clear graduation sessions")
-    p.add_argument("action", nargs="?", choices=["clear"])
-    p.add_argument("--id", dest="session_id", help="only the session with this id (prefix)")
-    p.add_argument("--json", action="store_true")
-    -> session.main(args.action, session_id=args.session_id, json_out=args.json,
-                    response=config.response)
-"""
+"""``dcg session [--json]`` shows live sessions and their counters; ``dcg session clear`` resets."""
 
 from __future__ import annotations
 

@@ -1,13 +1,4 @@
-"""``dcg stats [--graduation] [--json]``: matches per rule, by level, escalations, confirmations.
-
-argparse (cli.py)::
-
-    p = sub.add_parser("stats", help="statistics from the history")
-    p.add_argument("--graduation", action="store_true", help="break down by response level")
-    p.add_argument("--window", default="30d", help="how far back (default: all kept history)")
-    p.add_argument("--json", action="store_true")
-    -> stats.main(graduation=args.graduation, window=args.window, json_out=args.json)
-"""
+"""``dcg stats [--graduation] [--json]``: matches per rule, by level, escalations, confirmations."""
 
 from __future__ import annotations
 

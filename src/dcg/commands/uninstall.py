@@ -1,15 +1,4 @@
-"""``dcg uninstall``: remove exactly what ``dcg install`` added.
-
-argparse spec (for cli.py)::
-
-    p = sub.add_parser("uninstall", help="remove dcg's hook from your coding agents")
-    p.add_argument("--agent", action="append", choices=AGENTS, dest="agents", default=[])
-    p.add_argument("--all", action="store_true", dest="all_agents")
-    p.add_argument("--project", action="store_true")
-    p.add_argument("--dry-run", action="store_true")
-    -> uninstall(args.agents, all_agents=args.all_agents, project=args.project,
-                 dry_run=args.dry_run)
-"""
+"""``dcg uninstall``: remove exactly what ``dcg install`` added."""
 
 from __future__ import annotations
 
