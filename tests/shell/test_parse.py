@@ -333,3 +333,20 @@ def test_nested_bash_c_below_the_bound_is_parsed() -> None:
     for _ in range(5):
         line = "bash -c " + "'" + line.replace("'", "'\\''") + "'"
     assert any(c.argv == ("rm", "-rf", "/") and len(c.via) == 6 for c in parse(line))
+
+
+@pytest.mark.parametrize(
+    ("line", "argv"),
+    [
+        pytest.param("bash -c \"$(printf 'rm -rf %s' src)\"", ("rm", "-rf", "src"), id="printf-s"),
+        pytest.param("$(printf '%s%s' r m) -rf src", ("rm", "-rf", "src"), id="printf-two-args"),
+        pytest.param("X=$(printf 'git %s' reset); $X --hard", ("git", "reset", "--hard"), id="var"),
+    ],
+)
+def test_printf_formats_are_resolved(line: str, argv: tuple[str, ...]) -> None:
+    assert argv in [c.argv for c in parse(line)]
+
+
+def test_printf_with_other_conversions_stays_unresolved() -> None:
+    (cmd,) = [c for c in parse("$(printf '%x' 255) -rf src") if c.via == ()]
+    assert cmd.dynamic

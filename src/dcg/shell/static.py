@@ -26,9 +26,38 @@ def printf_text(args: list[str]) -> str | None:
     if fmt in ("%s", "%b", "%s\\n", "%b\\n"):
         text = ("\n" if fmt.endswith("n") else "").join(rest)
         return (unescape(text) if fmt.startswith("%b") else text).rstrip("\n")
-    if "%" in fmt.replace("%%", ""):
-        return None
-    return unescape(fmt.replace("%%", "%")).rstrip("\n")
+    return _format(fmt, rest)
+
+
+def _format(fmt: str, args: list[str]) -> str | None:
+    """printf's output for formats made of text, %s, %b, %d and %%; None for others.
+
+    Like printf, the format is reused while arguments remain.
+    """
+    out: list[str] = []
+    k = 0
+    for _ in range(64):  # bounded: a format without conversions is used once
+        i, n, used = 0, len(fmt), False
+        while i < n:
+            c = fmt[i]
+            if c != "%":
+                out.append(c)
+                i += 1
+                continue
+            conv = fmt[i + 1] if i + 1 < n else ""
+            if conv == "%":
+                out.append("%")
+            elif conv in ("s", "b", "d"):
+                arg = args[k] if k < len(args) else ""
+                k += 1
+                used = True
+                out.append(unescape(arg) if conv == "b" else arg)
+            else:
+                return None
+            i += 2
+        if not used or k >= len(args):
+            break
+    return unescape("".join(out)).rstrip("\n")
 
 
 def unescape(text: str) -> str:

@@ -1,6 +1,19 @@
 """MySQL and MariaDB: dropping databases, tables and rows through mysql and mysqladmin."""
 
+from dcg.checks import outside_sql_strings
 from dcg.model import Pack, Rule
+
+# SQL statements; each is matched again with string literals blanked (checks.py).
+_DROP_DATABASE = r"(?i)^(?:mysql|mariadb)\s(?:.*\s)?drop\s+(?:database|schema)\s"
+_DROP_TABLE = (
+    r"(?i)^(?:mysql|mariadb)\s(?:.*\s)?drop\s+(?:table|view|user|trigger|"
+    r"procedure|function|event)\s"
+)
+_TRUNCATE = r"(?i)^(?:mysql|mariadb)\s(?:.*\s)?truncate\s"
+_DELETE_WITHOUT_WHERE = (
+    r"(?i)^(?:mysql|mariadb)\s(?!.*\swhere\s)(?:.*\s)?"
+    r"(?:delete\s+from|update\s+\S+\s+set)\s"
+)
 
 PACK = Pack(
     "database.mysql",
@@ -23,7 +36,8 @@ PACK = Pack(
         Rule(
             "drop-database",
             severity="critical",
-            pattern=r"(?i)^(?:mysql|mariadb)\s(?:.*\s)?drop\s+(?:database|schema)\s",
+            pattern=_DROP_DATABASE,
+            check=outside_sql_strings(_DROP_DATABASE),
             reason="DROP DATABASE deletes a whole database",
             explanation="The statement removes the schema with all its tables and data. MySQL "
             "commits DDL implicitly, so there is no rollback.",
@@ -38,8 +52,8 @@ PACK = Pack(
         Rule(
             "drop-table",
             severity="high",
-            pattern=r"(?i)^(?:mysql|mariadb)\s(?:.*\s)?drop\s+(?:table|view|user|trigger|"
-            r"procedure|function|event)\s",
+            pattern=_DROP_TABLE,
+            check=outside_sql_strings(_DROP_TABLE),
             reason="DROP TABLE removes a table with all its rows",
             explanation="Dropping a table deletes its definition and data at once; DDL is "
             "committed implicitly, so there is nothing to roll back.",
@@ -48,12 +62,17 @@ PACK = Pack(
                 "mysql shop -e 'DROP TABLE orders'",
                 "mysql -uroot -p -e 'drop table if exists shop.sessions'",
             ),
-            allows=("mysql shop -e 'DESCRIBE orders'", "mysqldump shop orders > orders.sql"),
+            allows=(
+                "mysql shop -e 'DESCRIBE orders'",
+                "mysqldump shop orders > orders.sql",
+                "mysql shop -e \"INSERT INTO todo VALUES ('DROP TABLE tmp_import later')\"",
+            ),
         ),
         Rule(
             "truncate",
             severity="high",
-            pattern=r"(?i)^(?:mysql|mariadb)\s(?:.*\s)?truncate\s",
+            pattern=_TRUNCATE,
+            check=outside_sql_strings(_TRUNCATE),
             reason="TRUNCATE empties a table",
             explanation="TRUNCATE drops and recreates the table, so all rows vanish and the "
             "operation cannot be rolled back.",
@@ -68,8 +87,8 @@ PACK = Pack(
         Rule(
             "delete-without-where",
             severity="high",
-            pattern=r"(?i)^(?:mysql|mariadb)\s(?!.*\swhere\s)(?:.*\s)?"
-            r"(?:delete\s+from|update\s+\S+\s+set)\s",
+            pattern=_DELETE_WITHOUT_WHERE,
+            check=outside_sql_strings(_DELETE_WITHOUT_WHERE),
             reason="DELETE or UPDATE without WHERE changes every row of the table",
             explanation="Without a WHERE clause the statement applies to the whole table and "
             "autocommit makes it permanent immediately.",

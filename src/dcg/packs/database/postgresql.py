@@ -1,6 +1,16 @@
 """PostgreSQL: dropping databases, tables and rows through psql, dropdb and pg_restore."""
 
+from dcg.checks import outside_sql_strings
 from dcg.model import Pack, Rule
+
+# SQL statements; each is matched again with string literals blanked (checks.py).
+_DROP_DATABASE = r"(?i)^psql\s(?:.*\s)?drop\s+database\s"
+_DROP_OBJECT = (
+    r"(?i)^psql\s(?:.*\s)?drop\s+(?:table|schema|view|materialized\s+view|index|"
+    r"sequence|function|procedure|extension|type|role|user|owned)\s"
+)
+_TRUNCATE = r"(?i)^psql\s(?:.*\s)?truncate\s"
+_DELETE_WITHOUT_WHERE = r"(?i)^psql\s(?!.*\swhere\s)(?:.*\s)?(?:delete\s+from|update\s+\S+\s+set)\s"
 
 PACK = Pack(
     "database.postgresql",
@@ -25,7 +35,8 @@ PACK = Pack(
         Rule(
             "drop-database",
             severity="critical",
-            pattern=r"(?i)^psql\s(?:.*\s)?drop\s+database\s",
+            pattern=_DROP_DATABASE,
+            check=outside_sql_strings(_DROP_DATABASE),
             keywords=("psql",),
             reason="DROP DATABASE deletes a whole database",
             explanation="The statement removes the database with all its schemas, tables and "
@@ -41,8 +52,8 @@ PACK = Pack(
         Rule(
             "drop-object",
             severity="high",
-            pattern=r"(?i)^psql\s(?:.*\s)?drop\s+(?:table|schema|view|materialized\s+view|index|"
-            r"sequence|function|procedure|extension|type|role|user|owned)\s",
+            pattern=_DROP_OBJECT,
+            check=outside_sql_strings(_DROP_OBJECT),
             keywords=("psql",),
             reason="DROP removes a table, schema or other object with its data",
             explanation="Dropping a table or schema deletes its rows immediately (and with "
@@ -55,6 +66,7 @@ PACK = Pack(
                 "psql app -c 'drop schema public cascade'",
             ),
             allows=(
+                "psql -c \"COMMENT ON TABLE logs IS 'drop table logs after the audit'\"",
                 "psql -d app -c 'SELECT count(*) FROM users'",
                 "psql -d app -c '\\dt'",
             ),
@@ -62,7 +74,8 @@ PACK = Pack(
         Rule(
             "truncate",
             severity="high",
-            pattern=r"(?i)^psql\s(?:.*\s)?truncate\s",
+            pattern=_TRUNCATE,
+            check=outside_sql_strings(_TRUNCATE),
             keywords=("psql",),
             reason="TRUNCATE empties tables without logging individual rows",
             explanation="TRUNCATE removes all rows of the named tables (and with CASCADE, of "
@@ -79,7 +92,8 @@ PACK = Pack(
         Rule(
             "delete-without-where",
             severity="high",
-            pattern=r"(?i)^psql\s(?!.*\swhere\s)(?:.*\s)?(?:delete\s+from|update\s+\S+\s+set)\s",
+            pattern=_DELETE_WITHOUT_WHERE,
+            check=outside_sql_strings(_DELETE_WITHOUT_WHERE),
             keywords=("psql",),
             reason="DELETE or UPDATE without WHERE changes every row of the table",
             explanation="Without a WHERE clause the statement applies to the whole table. "

@@ -2,6 +2,13 @@
 
 from dcg.model import Pack, Rule
 
+# redis-cli and its options: the Redis command is the first word after them (a FLUSHALL
+# further on is a value: `redis-cli SET note FLUSHALL`), or it arrives on stdin.
+_CLI = (
+    r"(?i)^redis-cli (?:(?:-[hpsaunrid]|--user|--pass|--askpass|--cacert|--cert|--key|--sni)"
+    r" [^ ]+ |--?[a-z][a-z-]* )*"
+)
+
 PACK = Pack(
     "database.redis",
     description="Redis: FLUSHALL, FLUSHDB, deleting keys (also via xargs) and SHUTDOWN NOSAVE "
@@ -10,20 +17,28 @@ PACK = Pack(
         Rule(
             "flushall",
             severity="critical",
-            pattern=r"(?i)^redis-cli\s(?:.*\s)?flushall(?:\s|$)",
+            pattern=_CLI + r"(?:flushall|.*<<< (?:.* )?flushall)(?: |$)",
             reason="FLUSHALL deletes every key in every database of the server",
             explanation="All databases of the Redis instance are emptied. Persistence files "
             "are rewritten on the next save, so unless an older RDB/AOF copy exists the data "
             "is gone.",
             alternative="Copy the RDB file first (BGSAVE, then copy dump.rdb) and flush only "
             "the keys you need with a scoped pattern.",
-            blocks=("redis-cli FLUSHALL", "redis-cli -h cache1 -a secret flushall async"),
-            allows=("redis-cli INFO keyspace", "redis-cli DBSIZE"),
+            blocks=(
+                "redis-cli FLUSHALL",
+                "redis-cli -h cache1 -a secret flushall async",
+                "echo FLUSHALL | redis-cli",
+            ),
+            allows=(
+                "redis-cli SET last_command FLUSHALL",
+                "redis-cli INFO keyspace",
+                "redis-cli DBSIZE",
+            ),
         ),
         Rule(
             "flushdb",
             severity="high",
-            pattern=r"(?i)^redis-cli\s(?:.*\s)?flushdb(?:\s|$)",
+            pattern=_CLI + r"(?:flushdb|.*<<< (?:.* )?flushdb)(?: |$)",
             reason="FLUSHDB deletes every key in the selected database",
             explanation="The whole logical database (selected with -n) is emptied at once.",
             alternative="BGSAVE and copy dump.rdb first, or delete a scoped set of keys.",

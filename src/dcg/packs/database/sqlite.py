@@ -1,6 +1,13 @@
 """SQLite: destructive SQL and .restore passed to the sqlite3 shell."""
 
+from dcg.checks import outside_sql_strings
 from dcg.model import Pack, Rule
+
+# SQL statements; each is matched again with string literals blanked (checks.py).
+_DROP = r"(?i)^sqlite3?\s(?:.*\s)?drop\s+(?:table|view|index|trigger)\s"
+_DELETE_WITHOUT_WHERE = (
+    r"(?i)^sqlite3?\s(?!.*\swhere\s)(?:.*\s)?(?:delete\s+from|update\s+\S+\s+set)\s"
+)
 
 PACK = Pack(
     "database.sqlite",
@@ -9,7 +16,8 @@ PACK = Pack(
         Rule(
             "drop",
             severity="high",
-            pattern=r"(?i)^sqlite3?\s(?:.*\s)?drop\s+(?:table|view|index|trigger)\s",
+            pattern=_DROP,
+            check=outside_sql_strings(_DROP),
             reason="DROP TABLE deletes a table and its rows from the database file",
             explanation="SQLite applies the statement to the file directly and, outside an "
             "explicit transaction, commits it at once; the only copy of the data is gone.",
@@ -20,7 +28,8 @@ PACK = Pack(
         Rule(
             "delete-without-where",
             severity="high",
-            pattern=r"(?i)^sqlite3?\s(?!.*\swhere\s)(?:.*\s)?(?:delete\s+from|update\s+\S+\s+set)\s",
+            pattern=_DELETE_WITHOUT_WHERE,
+            check=outside_sql_strings(_DELETE_WITHOUT_WHERE),
             reason="DELETE or UPDATE without WHERE changes every row of the table",
             explanation="Without a WHERE clause every row is deleted or overwritten, and the "
             "sqlite3 shell commits each statement immediately.",
