@@ -38,6 +38,10 @@ OUTCOMES: dict[str, Outcome] = {
             "packId": "core.git",
             "severity": "high",
             "warningMessage": "Command matches destructive pattern",
+            "remediation": {
+                "allowlistCommand": "dcg allowlist add core.git:reset-hard --user",
+                "safeAlternative": "git stash",
+            },
         },
         model_text=(
             "dcg warning: `git reset --hard HEAD~1` matches core.git:reset-hard (high): it "
