@@ -148,11 +148,12 @@ def evaluate_request(request: HookRequest, cfg: Config) -> Reply:
     budget = cfg.hook["budget_ms"]
     assert isinstance(budget, int)
     deadline = time.monotonic() + budget / 1000
-    mentions_pack = bool(candidate_packs(scan_text(request.command), cfg.packs))
     try:
         evaluation = run_engine(request, cfg, deadline)
     except Exception as exc:  # the failure policy covers every internal error
         log_error(exc)
+        # Only the failure path needs to know whether the line names a guarded tool.
+        mentions_pack = candidate_packs(scan_text(request.command), cfg.packs)
         if mentions_pack and not cfg.hook["fail_open"]:
             return agents.render_error(
                 request.agent, f"internal error: {type(exc).__name__}: {exc}"
