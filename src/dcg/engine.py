@@ -109,7 +109,7 @@ class Evaluation(Frozen):
 
 def parse_line(line: str, shell: str, deadline: float | None) -> list[Command]:
     if shell == "powershell":
-        from dcg.powershell import parse_powershell
+        from dcg.shell import parse_powershell
 
         return parse_powershell(line, deadline=deadline)
     from dcg.shell import parse
