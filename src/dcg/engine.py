@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dcg.model import SEVERITY_RANK, Frozen, Match
+from dcg.frozen import Frozen
+from dcg.model import SEVERITY_RANK, Match
 from dcg.packs import KEYWORDS, load
 
 # typing is not imported at run time: it costs more than the hook's whole budget.

@@ -4,18 +4,17 @@ from __future__ import annotations
 
 from dcg.shell import context, payloads, unwrap
 from dcg.shell.command import Command
-from dcg.shell.lexer import Heredoc, lex
+from dcg.shell.lexer import lex
 from dcg.shell.limits import MAX_DEPTH, MAX_SIZE, Budget, TooComplex
 from dcg.shell.parser import OPAQUE, split
 from dcg.shell.static import echo_text, printf_text
-from dcg.shell.words import expand
+from dcg.shell.words import Heredoc, expand
 
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
 
 if TYPE_CHECKING:
-    from dcg.shell.lexer import Token
     from dcg.shell.parser import Simple
-    from dcg.shell.words import Word
+    from dcg.shell.words import Token, Word
 
 _DECLARE = frozenset(("export", "declare", "typeset", "local", "readonly"))
 
