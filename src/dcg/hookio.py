@@ -67,8 +67,8 @@ class HookRequest(Frozen):
         self._set("interactive", interactive)
 
 
-# Response levels, lowest to highest. Plain strings on the hot path; dcg.levels has the
-# enums used by the rest of the code.
+# Response levels, lowest to highest: plain strings everywhere (config.LEVELS validates
+# them), as enum would cost the hook its start-up budget.
 WARNING = "warning"
 SOFT_BLOCK = "soft_block"
 HARD_BLOCK = "hard_block"
