@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from dcg import __version__
+from dcg.agents import AGENTS
 from dcg.errors import DcgError
 
 # typing is not imported at run time: it costs more than the hook's whole budget.
@@ -14,8 +15,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
     from dcg.config import Config
-
-AGENTS = ("claude", "codex", "gemini", "copilot", "cursor", "windsurf", "opencode")
 
 
 def _graduation_flags(p: argparse.ArgumentParser) -> None:

@@ -14,9 +14,9 @@ import shlex
 import shutil
 from typing import NamedTuple
 
+# The one list of agents is dcg.agents.AGENTS; install, uninstall and doctor use it from here.
+from dcg.agents import AGENTS as AGENTS
 from dcg.errors import DcgError
-
-AGENTS = ("claude", "codex", "gemini", "copilot", "cursor", "windsurf", "opencode")
 
 
 class Spec(NamedTuple):
