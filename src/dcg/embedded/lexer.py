@@ -182,7 +182,7 @@ def _name(code: str, i: int, spec: LexSpec, toks: list[Tok]) -> int:
     i = ident_end(code, i)
     word = code[start:i]
     nxt = code[i] if i < n else ""
-    if spec.py_prefixes and nxt in "'\"" and word.lower() in _PY_PREFIXES:
+    if spec.py_prefixes and nxt and nxt in "'\"" and word.lower() in _PY_PREFIXES:
         return py_string(code, i, word.lower(), toks)
     if spec.qlike and word in _Q_WORDS:
         j = i
