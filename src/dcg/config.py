@@ -75,9 +75,14 @@ def parse_duration(text: str) -> int:
 
 class Config:
     """The merged configuration. ``response``/``history``/``hook`` are plain dicts with
-    durations converted to seconds; ``problems`` lists one line per issue found."""
+    durations converted to seconds; ``problems`` lists one line per issue found.
 
-    __slots__ = ("history", "hook", "packs", "problems", "response", "sources")
+    ``broken`` names each config file that does not parse (``path: error at line N``):
+    while any does, the mode is ``paranoid`` (decisions.md 10.5). ``notices`` are
+    one-line messages for the person, shown by the hook once per session.
+    """
+
+    __slots__ = ("broken", "history", "hook", "notices", "packs", "problems", "response", "sources")
 
     def __init__(self) -> None:
         self.packs: list[str] = list(CORE)
@@ -87,6 +92,8 @@ class Config:
         self.hook: dict[str, object] = dict(HOOK_DEFAULTS)
         self.problems: list[str] = []
         self.sources: list[str] = []
+        self.broken: list[str] = []
+        self.notices: list[str] = []
 
 
 def find_repo_config(cwd: str | None) -> str | None:
@@ -134,7 +141,9 @@ def load(
             cfg.problems.append(f"{path}: DCG_CONFIG names a file that does not exist")
             continue
         data = _read_toml(path, cfg.problems)
-        if data is not None:
+        if data is None:
+            cfg.broken.append(cfg.problems[-1])
+        else:
             layers.append((kind, path, data))
             cfg.sources.append(path)
     enabled: list[str] = []
@@ -145,6 +154,12 @@ def load(
     if flags:
         _apply_flags(cfg, flags, enabled)
     _finish(cfg, enabled, disabled)
+    if cfg.broken:
+        # A file that does not parse may have chosen anything; read it the strictest way.
+        cfg.response["mode"] = "paranoid"
+        cfg.notices.extend(
+            f"dcg: {b}; protecting in paranoid mode until it is fixed" for b in cfg.broken
+        )
     return cfg
 
 
@@ -231,6 +246,11 @@ def _set(cfg: Config, dotted: str, value: object, origin: str) -> None:
     if dotted in CHOICES:
         if value not in CHOICES[dotted]:
             cfg.problems.append(f"{origin}: {dotted} must be one of {', '.join(CHOICES[dotted])}")
+            if dotted == "response.mode":
+                # A mode dcg cannot read counts as the strictest one (decisions.md 10.5).
+                cfg.problems[-1] += "; using paranoid"
+                cfg.notices.append(f"dcg: {cfg.problems[-1]}")
+                target["mode"] = "paranoid"
             return
     elif dotted in DURATIONS:
         try:
