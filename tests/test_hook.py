@@ -178,7 +178,9 @@ def test_undecodable_shell_payload_is_too_large(
         assert json.loads(out.getvalue())["hookSpecificOutput"]["permissionDecision"] == "deny"
 
 
-def test_undecodable_payload_of_another_tool_has_no_opinion(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_undecodable_payload_of_another_tool_has_no_opinion(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     monkeypatch.setattr(hook, "MAX_STDIN", 64)
     monkeypatch.setattr(hook, "MAX_DECODE", 128)
     stdin = '{"tool_name": "Read", "tool_input": {"file_path": "' + "a" * 300

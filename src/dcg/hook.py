@@ -98,6 +98,13 @@ def parse_flags(argv: Sequence[str], notices: list[str] | None = None) -> dict[s
     return flags
 
 
+def needs_engine(text: str) -> bool:
+    """The prefilter: False only for a payload none of whose decoded strings names a pack's
+    keyword (or PowerShell, whose commands are spelled differently)."""
+    scan = payload_scan(text)
+    return bool(candidate_packs(scan, _ALL_PACKS)) or mentions_powershell(scan)
+
+
 def main(
     argv: Sequence[str] = (),
     stdin: BinaryIO | None = None,
@@ -117,12 +124,8 @@ def main(
     except (OSError, ValueError):
         return 0
     text = raw.decode("utf-8", "surrogateescape")
-    if not oversized:
-        # The prefilter: a payload none of whose decoded strings has a pack keyword
-        # (or PowerShell, whose commands are spelled differently) gets no opinion.
-        scan = payload_scan(text)
-        if not candidate_packs(scan, _ALL_PACKS) and not mentions_powershell(scan):
-            return 0
+    if not oversized and not needs_engine(text):
+        return 0
     notices: list[str] = []
     flags = parse_flags(argv, notices) if argv else {}
     try:
