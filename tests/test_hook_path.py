@@ -12,17 +12,16 @@ import importlib.util
 import json
 import os
 import subprocess
-import sys
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import ModuleType
 
-import hookpath
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import hookpath
 from dcg import hook
 from dcg.packs import all_ids, load
 
