@@ -169,9 +169,29 @@ def _read_toml(path: str, problems: list[str]) -> dict[str, object] | None:
     try:
         with open(path, "rb") as f:
             return tomllib.load(f)
-    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+    except OSError as exc:
         problems.append(f"{path}: cannot read config: {exc}")
         return None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        problems.append(f"{path}: {_where(path, exc)}: cannot read config: {exc}")
+        return None
+
+
+def _where(path: str, exc: Exception) -> str:
+    """``line N`` of a parse error, so every message says where to fix it."""
+    import re
+
+    found = re.search(r"at line (\d+)", str(exc))
+    if found:
+        return f"line {found.group(1)}"
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:
+        return "line 1"
+    end = getattr(exc, "start", len(data))
+    line = data.count(b"\n", 0, end) + 1
+    return f"line {line}"
 
 
 def _suggest(word: str, options: list[str]) -> str:

@@ -175,9 +175,10 @@ def project_root(cwd: str) -> str:
 
 
 class _Counts:
-    __slots__ = ("acknowledged", "history", "ident", "session", "total_lines")
+    __slots__ = ("acknowledged", "history", "ident", "session", "total_lines", "unknown")
 
     def __init__(self) -> None:
+        self.unknown = False
         self.session = 1
         self.history = 1
         self.acknowledged = False
@@ -214,7 +215,10 @@ def _count(
         )
         out.history = prev + 1
     except OSError as exc:
-        files.note(f"dcg: cannot read history ({exc}); counting without it")
+        # A count that cannot be kept counts as repeated (decisions.md 10.4): making
+        # state unreadable must never be a way to stay at a warning.
+        out.unknown = True
+        files.note(f"dcg: cannot read history ({exc}); deciding as if this were a repeat")
     try:
         out.ident = ident = session.identify(request.agent, request.session_id)
         if write:
@@ -223,10 +227,11 @@ def _count(
             prev_s, out.acknowledged = session.peek(paths.session_dir(), ident, rule_id, now)
             out.session = prev_s + 1
     except OSError as exc:
-        # Without a session the history count is the safe stand-in: a session can
-        # never have seen more occurrences than the whole history window.
-        out.session = out.history
-        files.note(f"dcg: session state unavailable ({exc}); deciding without it")
+        out.unknown = True
+        files.note(f"dcg: session state unavailable ({exc}); deciding as if this were a repeat")
+    if out.unknown:
+        past = _int(response, "session_threshold", DEFAULT_RESPONSE) + 1
+        out.session = max(out.session, out.history, past)
     return out
 
 
