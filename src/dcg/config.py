@@ -77,12 +77,23 @@ class Config:
     """The merged configuration. ``response``/``history``/``hook`` are plain dicts with
     durations converted to seconds; ``problems`` lists one line per issue found.
 
+    ``fixed`` names what the organisation's managed policy bounds (:mod:`dcg.managed`).
     ``broken`` names each config file that does not parse (``path: error at line N``):
     while any does, the mode is ``paranoid`` (decisions.md 10.5). ``notices`` are
     one-line messages for the person, shown by the hook once per session.
     """
 
-    __slots__ = ("broken", "history", "hook", "notices", "packs", "problems", "response", "sources")
+    __slots__ = (
+        "broken",
+        "fixed",
+        "history",
+        "hook",
+        "notices",
+        "packs",
+        "problems",
+        "response",
+        "sources",
+    )
 
     def __init__(self) -> None:
         self.packs: list[str] = list(CORE)
@@ -94,6 +105,8 @@ class Config:
         self.sources: list[str] = []
         self.broken: list[str] = []
         self.notices: list[str] = []
+        # What the managed policy fixed: dotted key -> how (for `dcg config`).
+        self.fixed: dict[str, str] = {}
 
 
 def find_repo_config(cwd: str | None) -> str | None:
@@ -154,6 +167,7 @@ def load(
     if flags:
         _apply_flags(cfg, flags, enabled)
     _finish(cfg, enabled, disabled)
+    _apply_managed(cfg)
     if cfg.broken:
         # A file that does not parse may have chosen anything; read it the strictest way.
         cfg.response["mode"] = "paranoid"
@@ -161,6 +175,22 @@ def load(
             f"dcg: {b}; protecting in paranoid mode until it is fixed" for b in cfg.broken
         )
     return cfg
+
+
+def _apply_managed(cfg: Config) -> None:
+    """The organisation's floor (decisions.md 10.8), over every other layer."""
+    from dcg import managed
+
+    policy, problem = managed.read()
+    if policy is None:
+        return
+    cfg.sources.append(paths.managed_file())
+    if problem:
+        cfg.problems.append(problem)
+        cfg.broken.append(problem)
+    fixed, problems = managed.bound(policy, cfg.response, cfg.hook, cfg.packs, parse_duration)
+    cfg.fixed.update(fixed)
+    cfg.problems.extend(problems)
 
 
 def _read_toml(path: str, problems: list[str]) -> dict[str, object] | None:

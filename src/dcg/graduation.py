@@ -77,7 +77,12 @@ def mode_for(rule_id: str, response: Mapping[str, object]) -> str:
             continue
         if rule_id == sel or rule_id.startswith(sel + ":") or rule_id.startswith(sel + "."):
             best, best_len = str(table["mode"]), len(sel)
-    return best
+    floor = response.get("mode_floor")
+    if not floor:
+        return best
+    from dcg.managed import stricter_mode  # only where an organisation set a floor
+
+    return stricter_mode(best, str(floor))
 
 
 def decide(
@@ -341,7 +346,8 @@ def _respond(
     cwd = request.cwd or os.getcwd()
     rule_id = match.rule_id
     try:
-        if allowlist.find(rule_id, " ".join(match.command.argv), now) is not None:
+        user = response.get("allowlist_user", True) is not False
+        if allowlist.find(rule_id, " ".join(match.command.argv), now, user=user) is not None:
             return None
     except OSError as exc:
         files.note(f"dcg: cannot read the allowlist ({exc})")
