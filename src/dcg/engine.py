@@ -25,6 +25,70 @@ def scan_text(line: str) -> str:
     return line.translate(_STRIP).lower()
 
 
+# JSON's one-letter escapes and what they stand for in the decoded text.
+_JSON_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "/": "/", '"': '"'}
+
+
+def unescape_json(text: str) -> str:
+    """Undo one level of JSON string escaping everywhere in ``text``.
+
+    Applied to a whole payload this turns every string into its decoded value (the
+    structure between strings is left as it is), so keyword positions in the result
+    are those of the decoded command. Invalid escapes are kept, never raise: the
+    result only feeds the keyword scan. Lone surrogates from ``\\uD800``-style
+    escapes stay as they are; they are never alphanumeric, so they cannot hide the
+    start of a word.
+    """
+    i = text.find("\\")
+    if i < 0:
+        return text
+    out: list[str] = []
+    start = 0
+    n = len(text)
+    while i >= 0:
+        out.append(text[start:i])
+        c = text[i + 1 : i + 2]
+        if c == "\\":
+            out.append("\\")
+            start = i + 2
+        elif c in _JSON_ESCAPES:
+            out.append(_JSON_ESCAPES[c])
+            start = i + 2
+        elif c == "u" and i + 6 <= n:
+            try:
+                out.append(chr(int(text[i + 2 : i + 6], 16)))
+                start = i + 6
+            except ValueError:
+                out.append("\\")
+                start = i + 1
+        else:
+            out.append("\\")
+            start = i + 1
+        i = text.find("\\", start)
+    out.append(text[start:])
+    return "".join(out)
+
+
+def payload_scan(raw: str) -> str:
+    """The keyword-scan text of a raw hook payload, sound for every decoded string in it.
+
+    Scanning the raw JSON would miss a keyword after an escaped newline or tab
+    (``"cd x\\ngit reset --hard"``): stripping the backslash glues the ``n`` to the
+    word. Each JSON level is decoded before the scan instead. Copilot CLI nests the
+    command in a JSON string (``toolArgs``), so a second level is decoded too and both
+    readings are scanned: for a one-level payload the first reading holds the command
+    exactly, for a two-level one the second does. Backslashes left after that are the
+    shell's own, which :func:`scan_text` removes as the engine does.
+    """
+    once = unescape_json(raw)
+    if once is raw:
+        return scan_text(raw)
+    text = scan_text(once)
+    if "\\" in once:
+        text += "\n" + scan_text(unescape_json(once))
+    return text
+
+
 def mentions_powershell(text: str) -> bool:
     """The (scan-normalised) text may run PowerShell, whose commands need translating."""
     return "powershell" in text or "pwsh" in text

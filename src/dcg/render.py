@@ -232,6 +232,8 @@ def model_text(f: Facts) -> str:
             "it will be blocked. " + _NO_WORKAROUND.replace("Do not try", "If blocked, do not try")
         )
     text = f"BLOCKED by dcg: {_about(f)} {_NO_WORKAROUND}"
+    if not f.code:
+        return text + " " + _NO_CODE
     if f.level == "soft_block":
         return (
             text + f" If the user wants it run, they can approve it by running "
@@ -245,10 +247,19 @@ def model_text(f: Facts) -> str:
     )
 
 
+# When the approval code could not be stored (state not writable), none is offered.
+_NO_CODE = (
+    "dcg could not store an approval code (its state directory is not writable), so it "
+    "cannot be approved through dcg; the user can run the command in their own terminal."
+)
+
+
 def summary(f: Facts) -> str:
     """One line for a user-only notice (``systemMessage``)."""
     if f.level == "warning":
         return f"dcg warning: {f.rule_id} matched `{_short(f.command)}` (allowed)."
+    if not f.code:
+        return f"dcg blocked {f.rule_id}: `{_short(f.command)}`. {_NO_CODE}"
     if f.level == "soft_block":
         return f"dcg blocked {f.rule_id}: `{_short(f.command)}`. To allow it: dcg confirm {f.code}"
     return f"dcg blocked {f.rule_id}: `{_short(f.command)}`. To allow it: dcg allow-once {f.code}"

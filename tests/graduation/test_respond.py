@@ -312,7 +312,7 @@ def test_status_text_matches_the_draft(
     assert "History window:    24h" in text and "used 3 times this session" in text
 
 
-def test_session_dir_symlink_decides_without_session(
+def test_session_dir_symlink_counts_as_repeated(
     make_match: Callable[..., Match], make_request: Callable[..., HookRequest], tmp_path: Path
 ) -> None:
     target = tmp_path / "elsewhere"
@@ -323,7 +323,8 @@ def test_session_dir_symlink_decides_without_session(
         graduation.respond(make_match(), make_request(), {}, {}, now=T0 + i, notes=notes)
         for i in range(3)
     ]
-    assert levels(outs) == ["warning", "warning", "soft_block"]
+    # A count that cannot be kept counts as repeated (decisions.md 10.4).
+    assert levels(outs) == ["soft_block", "soft_block", "soft_block"]
     assert list(target.iterdir()) == []
     assert len(notes) == 1 and "symlink" in notes[0]
 

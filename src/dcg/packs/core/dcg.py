@@ -100,5 +100,19 @@ PACK = Pack(
             ),
             alternative="split the command into simpler steps",
         ),
+        Rule(
+            "too-large",
+            severity="critical",
+            # Never matched by a pattern: the hook raises it for a shell tool's payload
+            # that is larger than it reads or too deeply nested to decode (decisions 10.1).
+            pattern=r"(?!)",
+            reason="hook input too large or too deeply nested to read",
+            explanation=(
+                "The payload the agent sent for a shell command is larger than dcg's input "
+                "bound (1 MiB) or nested too deeply to decode, so the command in it cannot be "
+                "read whole. A command dcg cannot read is not let through."
+            ),
+            alternative="write long content to a file with the editor tool and run a short command",
+        ),
     ),
 )
