@@ -71,13 +71,18 @@ SPECS: dict[str, Spec] = {
     ),
 }
 
-# The tool names each agent's matcher must cover for dcg to see every shell command.
+# The tool names each agent's matcher must cover for dcg to see every shell command and
+# every file-writing tool (a file tool can unhook dcg as well as a shell can).
 SHELL_TOOLS: dict[str, tuple[str, ...]] = {
-    "claude": ("Bash", "PowerShell"),
-    "codex": ("Bash",),
-    "gemini": ("run_shell_command",),
+    "claude": ("Bash", "PowerShell", "Write", "Edit", "MultiEdit", "NotebookEdit"),
+    "codex": ("Bash", "apply_patch"),
+    "gemini": ("run_shell_command", "write_file", "replace"),
 }
-MATCHERS = {"claude": "Bash|PowerShell", "codex": "^Bash$", "gemini": "run_shell_command"}
+MATCHERS = {
+    "claude": "Bash|PowerShell|Write|Edit|MultiEdit|NotebookEdit",
+    "codex": "^(Bash|apply_patch)$",
+    "gemini": "run_shell_command|write_file|replace",
+}
 
 
 def settings_path(agent: str, *, home: str, cwd: str, project: bool) -> str:

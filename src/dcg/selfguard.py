@@ -1,0 +1,441 @@
+"""What dcg guards about itself: its state, its program and every agent's hook settings.
+
+The rules of ``core.dcg`` call the functions here on each parsed simple command; a file
+tool's request (Claude Code's ``Write``/``Edit``, …) is judged by :func:`file_kind`. Paths
+are compared after normalisation (``~``, ``$HOME``, ``//``, ``/./``, ``..``, the payload
+cwd and ``cd``/``pushd`` earlier on the line), and a glob is judged by what it could
+match. Imported only after the keyword prefilter passed; stdlib only.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+
+from dcg import paths
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from dcg.shell.command import Command
+
+# Hook settings of every agent dcg installs into (dcg.commands._hooks.SPECS) and the files
+# the agents read hooks from besides those. Relative: they count under HOME and under any
+# project directory. A trailing slash protects the whole directory.
+AGENT_FILES = (
+    ".claude/settings.json",
+    ".claude/settings.local.json",
+    ".codex/hooks.json",
+    ".codex/config.toml",
+    ".gemini/settings.json",
+    ".copilot/hooks/",
+    ".github/hooks/",
+    ".cursor/hooks.json",
+    ".codeium/windsurf/hooks.json",
+    ".windsurf/hooks.json",
+    ".config/opencode/plugin/",
+    ".config/opencode/plugins/",
+    ".opencode/plugin/",
+    ".opencode/plugins/",
+)
+# System-level agent settings.
+_SYSTEM_AGENT_FILES = ("/etc/windsurf/hooks.json", "/etc/claude-code/managed-settings.json")
+# dcg's file names that give a write away even when the directory is unknown (`cd "$X"`).
+_STATE_NAMES = frozenset(
+    ("allowlist.toml", "history.jsonl", "pending_confirmations.jsonl", "allow_once.jsonl")
+)
+
+# Subcommands that approve, allowlist, reset, reconfigure, install or remove dcg, and the
+# read-only actions of those that also have one.
+PROTECTED_SUBCOMMANDS = frozenset(
+    ("confirm", "allow-once", "allowlist", "session", "config", "install", "uninstall")
+)
+_VIEW_ACTIONS = {
+    "allowlist": frozenset(("list", "show")),
+    "session": frozenset(("", "show", "list", "status")),
+    "config": frozenset(("show", "path", "get", "list")),
+}
+_PACKAGE_MANAGERS = frozenset(("pip", "pipx", "uv", "conda", "mamba", "brew", "apt", "apt-get"))
+_PM_VERBS = frozenset(("uninstall", "remove", "install", "reinstall", "upgrade", "rm"))
+
+# Programs that remove, move or disable every operand, and those that write every operand.
+_REMOVERS = frozenset(("rm", "rmdir", "unlink", "shred", "mv", "srm", "trash", "gio"))
+_MODE = frozenset(("chmod", "chown", "chgrp", "chattr", "setfacl"))
+_WRITERS = frozenset(("tee", "touch", "truncate"))
+_COPIERS = frozenset(("cp", "install", "ln", "rsync", "scp"))
+_INTERPRETERS = ("python", "node", "ruby", "perl", "php", "deno", "bun", "osascript")
+_WRITE_WORDS = (
+    "open(", "write", "unlink", "remove", "rmtree", "rename", "replace", "move", "chmod",
+    "truncate", "dump", "system", "subprocess", "spawn", "exec", "popen", "rm(", "rmsync",
+    "copy", "symlink", "mkdir", "touch", "delete", "run(", "call(",
+)  # fmt: skip
+_GLOB = frozenset("*?[")
+_MODE_CHARS = frozenset("rwxXstugoa,=+-")
+
+
+def home() -> str:
+    return os.path.expanduser("~")
+
+
+def state_dirs() -> list[str]:
+    """dcg's own directories: config, cache, sessions (default and DCG_SESSION_DIR), system."""
+    h = home()
+    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(h, ".cache")
+    found = [
+        paths.config_dir(),
+        os.path.join(h, ".config", "dcg"),
+        os.path.join(cache, "dcg"),
+        os.path.join(h, ".cache", "dcg"),
+        paths.session_dir(),
+        f"/tmp/dcg-sessions-{os.getuid()}",
+        os.path.dirname(paths.system_config()),
+        os.environ.get("DCG_SYSTEM_DIR") or "/etc/dcg",
+        "/etc/dcg",
+    ]
+    found.extend(os.path.dirname(p) for p in (paths.history_file(), paths.allowlist_file()))
+    return [normalise(p, "/") for p in dict.fromkeys(found)]
+
+
+def program_paths() -> list[str]:
+    """The dcg executable and the installed package directory."""
+    import shutil
+    import sys
+
+    found = [posixpath.dirname(posixpath.abspath(__file__))]
+    exe = shutil.which("dcg")
+    if exe:
+        found += [exe, os.path.realpath(exe)]
+    found.append(posixpath.join(posixpath.dirname(sys.executable), "dcg"))
+    return [normalise(p, "/") for p in dict.fromkeys(found)]
+
+
+def normalise(path: str, cwd: str) -> str:
+    """``path`` made absolute against ``cwd``; ``~``, ``$HOME``, ``//``, ``.``, ``..`` folded."""
+    h = home()
+    for prefix in ("~", "$HOME", "${HOME}"):
+        if path == prefix or path.startswith(prefix + "/"):
+            path = h + path[len(prefix) :]
+            break
+    if not path.startswith("/"):
+        path = posixpath.join(cwd, path)
+    path = posixpath.normpath(path)
+    return "/" + path.lstrip("/")
+
+
+def _parts(path: str) -> list[str]:
+    return [p for p in path.split("/") if p]
+
+
+def _component(pattern: str, name: str) -> bool:
+    if not _GLOB.intersection(pattern):
+        return pattern == name
+    # A shell glob matches a leading dot only when the pattern spells it.
+    if name.startswith(".") and not pattern.startswith("."):
+        return False
+    import fnmatch
+
+    return fnmatch.fnmatchcase(name, pattern)
+
+
+def _prefix(pattern: list[str], target: list[str]) -> bool:
+    """Whether ``pattern`` (possibly globbed) could name ``target`` or one of its ancestors."""
+    if len(pattern) > len(target):
+        return False
+    return all(_component(p, t) for p, t in zip(pattern, target, strict=False))
+
+
+def _covers(target: list[str], protected: list[str], remove: bool) -> bool:
+    """A write to ``target`` reaches ``protected`` (a removal also reaches what is inside)."""
+    if remove and _prefix(target, protected):
+        return True
+    return len(target) >= len(protected) and _prefix(protected, target[: len(protected)])
+
+
+def classify(path: str, cwd: str | None, remove: bool = False) -> str | None:
+    """``"state"``, ``"hooks"``, ``"program"`` or None: what writing ``path`` would reach.
+
+    ``cwd`` None means the directory is unknown (a dynamic ``cd``): only names that are
+    dcg's alone, and paths that do not depend on the directory, are judged.
+    """
+    if cwd is None and not path.startswith(("/", "~", "$HOME", "${HOME}")):
+        name = path.rpartition("/")[2]
+        return "state" if name in _STATE_NAMES else _agent_suffix(_parts(path), remove)
+    target = _parts(normalise(path, cwd or "/"))
+    for d in state_dirs():
+        if _covers(target, _parts(d), remove):
+            return "state"
+    h = _parts(home())
+    for rel in AGENT_FILES:
+        if _covers(target, h + _parts(rel), remove):
+            return "hooks"
+    for f in _SYSTEM_AGENT_FILES:
+        if _covers(target, _parts(f), remove):
+            return "hooks"
+    found = _agent_suffix(target, remove)
+    if found:
+        return found
+    # Any path to a dcg executable: `~/.local/bin/dcg`, `/usr/local/bin/dc*`.
+    if len(target) >= 2 and target[-2] in ("bin", "Scripts") and _component(target[-1], "dcg"):
+        return "program"
+    if any(_covers(target, _parts(p), remove) for p in program_paths()):
+        return "program"
+    return None
+
+
+def _agent_suffix(target: list[str], remove: bool) -> str | None:
+    """A project-level hook settings file (or its directory) at the end of ``target``."""
+    for rel in AGENT_FILES:
+        rel_parts = _parts(rel)
+        directory = rel.endswith("/")
+        for k in range(len(target)):
+            tail = target[k:]
+            n = min(len(tail), len(rel_parts))
+            if not tail or not _prefix(tail[:n], rel_parts[:n]):
+                continue
+            if len(tail) >= len(rel_parts) and (directory or len(tail) == len(rel_parts)):
+                return "hooks"
+            if remove and len(tail) < len(rel_parts):
+                return "hooks"
+    return None
+
+
+def effective_cwd(command: Command, cwd: str | None) -> str | None:
+    """The directory ``command`` runs in: the payload cwd, then any ``cd`` before it."""
+    base = cwd or os.getcwd()
+    if command.cwd is None:
+        return base
+    if command.cwd == UNKNOWN_CWD:
+        return None
+    return normalise(command.cwd, base)
+
+
+UNKNOWN_CWD = "\x00?"
+
+
+def operands(argv: tuple[str, ...] | list[str], start: int = 1) -> list[str]:
+    out: list[str] = []
+    ended = False
+    for a in argv[start:]:
+        if not ended and a == "--":
+            ended = True
+        elif ended or not a.startswith("-") or a == "-":
+            out.append(a)
+    return out
+
+
+def targets(command: Command) -> list[tuple[str, bool]]:
+    """``(path, removes)`` for every path ``command`` writes, moves, chmods or deletes."""
+    argv = command.argv
+    found = [(t, False) for op, t in command.redirects if ">" in op and t and t[0] != "&"]
+    if not argv:
+        return found
+    name = argv[0]
+    ops = operands(argv)
+    if name in _REMOVERS:
+        found += [(a, True) for a in ops]
+        if name == "mv" and len(ops) >= 2:
+            found += [(posixpath.join(ops[-1], posixpath.basename(s)), False) for s in ops[:-1]]
+    elif name in _MODE:
+        # `chmod -x FILE`: the mode looks like an option and is not among the operands.
+        dash_mode = name == "chmod" and any(
+            a[:1] == "-" and len(a) > 1 and set(a[1:]) <= _MODE_CHARS for a in argv[1:]
+        )
+        found += [(a, True) for a in (ops if dash_mode else ops[1:])]
+    elif name in _WRITERS:
+        found += [(a, False) for a in ops]
+    elif name in _COPIERS and len(ops) >= 2:
+        dest = ops[-1]
+        found.append((dest, name == "ln"))
+        found += [(posixpath.join(dest, posixpath.basename(s)), False) for s in ops[:-1]]
+    elif name == "dd":
+        found += [(a[3:], False) for a in argv[1:] if a.startswith("of=")]
+    elif name in ("sed", "gsed", "perl") and _in_place(argv):
+        found += [(a, False) for a in _script_files(argv)]
+    return found
+
+
+def _in_place(argv: tuple[str, ...]) -> bool:
+    """``sed -i``, ``-Ei``, ``-i.bak``, ``--in-place``, ``perl -pi``: edits its files."""
+    for a in argv[1:]:
+        if a.startswith("--in-place") or a == "-i":
+            return True
+        if a.startswith("-") and not a.startswith("--"):
+            for ch in a[1:]:
+                if ch == "i":
+                    return True
+                if ch in ("eflE" if argv[0] == "perl" else "efl"):
+                    break
+    return False
+
+
+def _script_files(argv: tuple[str, ...]) -> list[str]:
+    """The file operands of sed/perl: after the options, the script unless -e/-f gave one."""
+    files: list[str] = []
+    script_given = False
+    i = 1
+    while i < len(argv):
+        a = argv[i]
+        if a in ("-e", "-f", "--expression", "--file", "-E") and not (
+            a == "-E" and argv[0] != "perl"
+        ):
+            script_given = True
+            i += 2
+            continue
+        if a.startswith(("--expression=", "--file=")):
+            script_given = True
+        elif a.startswith("-") and len(a) > 1:
+            for k, ch in enumerate(a[1:], 1):
+                if ch == "i":
+                    break
+                if ch in ("ef" if argv[0] != "perl" else "eE"):
+                    script_given = True
+                    i += a[k + 1 :] == ""
+                    break
+        else:
+            files.append(a)
+        i += 1
+    return files if script_given else files[1:]
+
+
+def dcg_invocation(command: Command) -> str | None:
+    """The protected subcommand when ``command`` runs dcg (however spelled), else None."""
+    argv = command.argv
+    if not argv:
+        return None
+    name = argv[0]
+    rest: list[str] | None = None
+    if name in ("dcg", "dcg.exe") or (command.dynamic and argv[0].startswith("$")):
+        rest = list(argv[1:])
+    elif name.startswith(("python", "pypy")) or name == "py":
+        rest = _python_module_args(argv)
+    if rest is None:
+        return None
+    words = [a for a in rest if not a.startswith("-")]
+    if not words or words[0] not in PROTECTED_SUBCOMMANDS:
+        return None
+    action = words[1] if len(words) > 1 else ""
+    if action in _VIEW_ACTIONS.get(words[0], ()):
+        return None
+    return " ".join(words[:2])
+
+
+def _python_module_args(argv: tuple[str, ...]) -> list[str] | None:
+    """The arguments after ``-m dcg`` / ``-mdcg`` / ``-m dcg.__main__`` / ``-m dcg.cli``."""
+    for k, a in enumerate(argv[1:], 1):
+        module = None
+        if a == "-m" and k + 1 < len(argv):
+            module, start = argv[k + 1], k + 2
+        elif a.startswith("-m") and not a.startswith("--"):
+            module, start = a[2:], k + 1
+        elif not a.startswith("-"):
+            return None
+        if module is not None:
+            return list(argv[start:]) if module.split(".")[0] == "dcg" else None
+    return None
+
+
+def package_change(command: Command) -> bool:
+    """``pip uninstall dcg``, ``pipx uninstall dcg``, ``uv tool uninstall dcg``, …"""
+    argv = list(command.argv)
+    if argv and argv[0].startswith("python") and "-m" in argv:
+        argv = argv[argv.index("-m") + 1 :]
+    if not argv:
+        return False
+    name = argv[0]
+    if not (name in _PACKAGE_MANAGERS or name.startswith("pip")):
+        return False
+    words = operands(argv)
+    if not any(w in _PM_VERBS for w in words):
+        return False
+    return any(w.split("==")[0].split("[")[0].lower() in ("dcg", "dcg-guard") for w in words)
+
+
+def interpreter_code(command: Command) -> str | None:
+    """What an interpreter one-liner that touches dcg does: "state", "hooks", "invoke"."""
+    argv = command.argv
+    if not argv or not argv[0].startswith(_INTERPRETERS):
+        return None
+    code = " ".join(argv[1:])
+    low = code.lower()
+    if "dcg" in low and any(f"{q}{s}{q}" in low for s in PROTECTED_SUBCOMMANDS for q in ("'", '"')):
+        return "invoke"
+    if not any(w in low for w in _WRITE_WORDS):
+        return None
+    for word in _string_paths(code):
+        kind = classify(word, None if not word.startswith(("/", "~", "$")) else "/", True)
+        if kind is not None:
+            return kind
+    return None
+
+
+def _string_paths(code: str) -> list[str]:
+    """Every path-like run of the code (between quotes, spaces and brackets)."""
+    for sep in "'\"()[],;+`":
+        code = code.replace(sep, " ")
+    out = []
+    for w in code.split():
+        if "expanduser" in w:
+            continue
+        if "/" in w or w in _STATE_NAMES:
+            out.append(w)
+    return out
+
+
+def su_payload(command: Command) -> str | None:
+    """The command ``su -c CMD`` / ``runuser -c CMD`` runs (the unwrapper leaves these)."""
+    argv = command.argv
+    if not argv or argv[0] not in ("su", "runuser", "sg"):
+        return None
+    for k, a in enumerate(argv[1:-1], 1):
+        if a in ("-c", "--command") or (a.startswith("-") and not a.startswith("--") and "c" in a):
+            return argv[k + 1]
+        if a.startswith("--command="):
+            return a[10:]
+    return None
+
+
+def judge(command: Command, cwd: str | None) -> str | None:
+    """``"invoke"``, ``"package"``, ``"state"``, ``"hooks"``, ``"program"`` or None."""
+    sub = dcg_invocation(command)
+    if sub is not None:
+        return "invoke"
+    if package_change(command):
+        return "package"
+    inner = su_payload(command)
+    if inner is not None:
+        from dcg.shell import parse
+
+        for c in parse(inner, deadline=None):
+            found = judge(c, cwd)
+            if found:
+                return found
+    where = effective_cwd(command, cwd)
+    for path, removes in targets(command):
+        kind = classify(path, where, removes)
+        if kind is not None:
+            return kind
+    return interpreter_code(command)
+
+
+def is_invocation(command: Command, cwd: str) -> bool:
+    return judge(command, cwd or None) == "invoke"
+
+
+def is_disable(command: Command, cwd: str) -> bool:
+    return judge(command, cwd or None) in ("package", "program")
+
+
+def is_state_write(command: Command, cwd: str) -> bool:
+    return judge(command, cwd or None) == "state"
+
+
+def is_hooks_write(command: Command, cwd: str) -> bool:
+    return judge(command, cwd or None) == "hooks"
+
+
+def file_kind(paths_written: list[str], cwd: str | None) -> str | None:
+    """What a file tool's write reaches: ``"state"``, ``"hooks"``, ``"program"`` or None."""
+    for p in paths_written:
+        kind = classify(p, cwd or os.getcwd(), False)
+        if kind is not None:
+            return kind
+    return None
