@@ -50,9 +50,9 @@ PROTECTED_SUBCOMMANDS = frozenset(
     ("confirm", "allow-once", "allowlist", "session", "config", "install", "uninstall")
 )
 _VIEW_ACTIONS = {
-    "allowlist": frozenset(("list", "show")),
-    "session": frozenset(("", "show", "list", "status")),
-    "config": frozenset(("show", "path", "get", "list")),
+    "allowlist": frozenset(("list",)),
+    "session": frozenset(("",)),
+    "config": frozenset(("response",)),
 }
 _PACKAGE_MANAGERS = frozenset(("pip", "pipx", "uv", "conda", "mamba", "brew", "apt", "apt-get"))
 _PM_VERBS = frozenset(("uninstall", "remove", "install", "reinstall", "upgrade", "rm"))
@@ -64,11 +64,25 @@ _WRITERS = frozenset(("tee", "touch", "truncate"))
 _COPIERS = frozenset(("cp", "install", "ln", "rsync", "scp"))
 _INTERPRETERS = ("python", "node", "ruby", "perl", "php", "deno", "bun", "osascript")
 _WRITE_WORDS = (
-    "open(", "write", "unlink", "remove", "rmtree", "rename", "replace", "move", "chmod",
+    "'w", '"w', "'a", '"a', "'x", '"x', "+'", '+"', "write", "unlink", "remove", "rmtree",
+    "rename", "replace", "move", "chmod",
     "truncate", "dump", "system", "subprocess", "spawn", "exec", "popen", "rm(", "rmsync",
     "copy", "symlink", "mkdir", "touch", "delete", "run(", "call(",
 )  # fmt: skip
 _GLOB = frozenset("*?[")
+# Options naming a file or directory the program writes (tar -C DIR extracts into DIR).
+_OUTPUT_OPTIONS = {
+    "tar": ("-C", "--directory"),
+    "unzip": ("-d",),
+    "curl": ("-o", "--output"),
+    "wget": ("-O", "--output-document", "-P", "--directory-prefix"),
+    "git": ("--output",),
+}
+_EDITORS = frozenset(("ed", "ex", "vi", "vim", "nvim", "nano", "emacs", "pico", "micro"))
+# Marks a directory something is written into: it reaches what is inside, but a directory
+# as wide as HOME or / is not taken for one of dcg's (`cp -r x ~/`).
+INTO = 2
+_FIND_ACTIONS = frozenset(("-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint"))
 _MODE_CHARS = frozenset("rwxXstugoa,=+-")
 
 
@@ -110,15 +124,28 @@ def program_paths() -> list[str]:
 
 def normalise(path: str, cwd: str) -> str:
     """``path`` made absolute against ``cwd``; ``~``, ``$HOME``, ``//``, ``.``, ``..`` folded."""
-    h = home()
-    for prefix in ("~", "$HOME", "${HOME}"):
-        if path == prefix or path.startswith(prefix + "/"):
-            path = h + path[len(prefix) :]
-            break
+    if path.startswith(("~", "$")):
+        path = _expand_prefix(path)
     if not path.startswith("/"):
         path = posixpath.join(cwd, path)
     path = posixpath.normpath(path)
     return "/" + path.lstrip("/")
+
+
+# Variables a command may start a path with whose value dcg knows: the hook runs in the
+# agent's environment, which is the one the command will run in.
+_KNOWN_VARS = ("HOME", "DCG_SESSION_DIR", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "TMPDIR")
+
+
+def _expand_prefix(path: str) -> str:
+    if path == "~" or path.startswith("~/"):
+        return home() + path[1:]
+    for var in _KNOWN_VARS:
+        for prefix in (f"${var}", f"${{{var}}}"):
+            if path == prefix or path.startswith(prefix + "/"):
+                value = home() if var == "HOME" else os.environ.get(var)
+                return value + path[len(prefix) :] if value else path
+    return path
 
 
 def _parts(path: str) -> list[str]:
@@ -143,23 +170,26 @@ def _prefix(pattern: list[str], target: list[str]) -> bool:
     return all(_component(p, t) for p, t in zip(pattern, target, strict=False))
 
 
-def _covers(target: list[str], protected: list[str], remove: bool) -> bool:
+def _covers(target: list[str], protected: list[str], remove: int) -> bool:
     """A write to ``target`` reaches ``protected`` (a removal also reaches what is inside)."""
     if remove and _prefix(target, protected):
         return True
     return len(target) >= len(protected) and _prefix(protected, target[: len(protected)])
 
 
-def classify(path: str, cwd: str | None, remove: bool = False) -> str | None:
+def classify(path: str, cwd: str | None, remove: int = False) -> str | None:
     """``"state"``, ``"hooks"``, ``"program"`` or None: what writing ``path`` would reach.
 
     ``cwd`` None means the directory is unknown (a dynamic ``cd``): only names that are
     dcg's alone, and paths that do not depend on the directory, are judged.
     """
-    if cwd is None and not path.startswith(("/", "~", "$HOME", "${HOME}")):
+    path = _expand_prefix(path) if path.startswith(("~", "$")) else path
+    if cwd is None and not path.startswith("/"):
         name = path.rpartition("/")[2]
         return "state" if name in _STATE_NAMES else _agent_suffix(_parts(path), remove)
     target = _parts(normalise(path, cwd or "/"))
+    if remove == INTO and len(target) <= len(_parts(home())):
+        remove = False
     for d in state_dirs():
         if _covers(target, _parts(d), remove):
             return "state"
@@ -181,7 +211,7 @@ def classify(path: str, cwd: str | None, remove: bool = False) -> str | None:
     return None
 
 
-def _agent_suffix(target: list[str], remove: bool) -> str | None:
+def _agent_suffix(target: list[str], remove: int) -> str | None:
     """A project-level hook settings file (or its directory) at the end of ``target``."""
     for rel in AGENT_FILES:
         rel_parts = _parts(rel)
@@ -222,10 +252,16 @@ def operands(argv: tuple[str, ...] | list[str], start: int = 1) -> list[str]:
     return out
 
 
-def targets(command: Command) -> list[tuple[str, bool]]:
-    """``(path, removes)`` for every path ``command`` writes, moves, chmods or deletes."""
+def targets(command: Command) -> list[tuple[str, int]]:
+    """``(path, how)`` for every path ``command`` writes, moves, chmods or deletes.
+
+    ``how`` is False for a write of the path itself, True for a removal (which reaches
+    everything below it) and :data:`INTO` for a write into a directory.
+    """
     argv = command.argv
-    found = [(t, False) for op, t in command.redirects if ">" in op and t and t[0] != "&"]
+    found: list[tuple[str, int]] = [
+        (t, False) for op, t in command.redirects if ">" in op and t and t[0] != "&"
+    ]
     if not argv:
         return found
     name = argv[0]
@@ -244,13 +280,37 @@ def targets(command: Command) -> list[tuple[str, bool]]:
         found += [(a, False) for a in ops]
     elif name in _COPIERS and len(ops) >= 2:
         dest = ops[-1]
-        found.append((dest, name == "ln"))
+        # A recursive copy into a directory may overwrite anything inside it.
+        recursive = name == "rsync" or any(
+            a[:1] == "-" and a[1:2] != "-" and ("r" in a or "R" in a or "a" in a) for a in argv[1:]
+        )
+        found.append((dest, INTO if recursive else name == "ln"))
         found += [(posixpath.join(dest, posixpath.basename(s)), False) for s in ops[:-1]]
+    elif name == "find" and any(a in _FIND_ACTIONS for a in argv):
+        for a in argv[1:]:
+            if a.startswith(("-", "(", "!")):
+                break
+            found.append((a, True))
+    elif name in _OUTPUT_OPTIONS:
+        found += [(v, INTO) for v in _option_values(argv, _OUTPUT_OPTIONS[name])]
+    elif name in _EDITORS or name == "patch":
+        found += [(a, False) for a in ops]
     elif name == "dd":
         found += [(a[3:], False) for a in argv[1:] if a.startswith("of=")]
     elif name in ("sed", "gsed", "perl") and _in_place(argv):
         found += [(a, False) for a in _script_files(argv)]
     return found
+
+
+def _option_values(argv: tuple[str, ...], names: tuple[str, ...]) -> list[str]:
+    out = []
+    for k, a in enumerate(argv):
+        for n in names:
+            if a == n and k + 1 < len(argv):
+                out.append(argv[k + 1])
+            elif a.startswith(n + "=") or (len(n) == 2 and a.startswith(n) and len(a) > 2):
+                out.append(a[len(n) + (a[len(n) : len(n) + 1] == "=") :])
+    return out
 
 
 def _in_place(argv: tuple[str, ...]) -> bool:

@@ -42,7 +42,7 @@ def read(payload: dict[str, object]) -> HookRequest | None:
         session = text(_pick(payload, "sessionId", "session_id"))
         return file_request(NAME, tool, args, text(payload.get("cwd")), session)
     command = command_text(args.get("command"))
-    if command is None:
+    if command is None or shell is None:
         return None
     return HookRequest(
         NAME,
