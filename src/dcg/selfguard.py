@@ -111,13 +111,15 @@ def state_dirs() -> list[str]:
 
 def program_paths() -> list[str]:
     """The dcg executable and the installed package directory."""
-    import shutil
     import sys
 
     found = [posixpath.dirname(posixpath.abspath(__file__))]
-    exe = shutil.which("dcg")
-    if exe:
-        found += [exe, os.path.realpath(exe)]
+    # shutil.which would cost the file-tool path more than the whole judgement.
+    for d in os.environ.get("PATH", "").split(os.pathsep):
+        exe = posixpath.join(d, "dcg")
+        if d and os.access(exe, os.X_OK):
+            found += [exe, os.path.realpath(exe)]
+            break
     found.append(posixpath.join(posixpath.dirname(sys.executable), "dcg"))
     return [normalise(p, "/") for p in dict.fromkeys(found)]
 
@@ -206,7 +208,9 @@ def classify(path: str, cwd: str | None, remove: int = False) -> str | None:
     # Any path to a dcg executable: `~/.local/bin/dcg`, `/usr/local/bin/dc*`.
     if len(target) >= 2 and target[-2] in ("bin", "Scripts") and _component(target[-1], "dcg"):
         return "program"
-    if any(_covers(target, _parts(p), remove) for p in program_paths()):
+    # Every program path ends in a component named dcg (the package dir, the executable).
+    maybe = any("dcg" in t or _GLOB.intersection(t) for t in target)
+    if maybe and any(_covers(target, _parts(p), remove) for p in program_paths()):
         return "program"
     return None
 
