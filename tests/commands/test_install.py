@@ -180,6 +180,23 @@ def test_installed_matcher_covers_file_tools(
     assert not any(re.fullmatch(str(m), "Read") for m in matchers)
 
 
+def test_windsurf_is_registered_for_file_writes_too(isolated_home: Path) -> None:
+    path = _path(isolated_home, "windsurf")
+    _write(path, EXISTING["windsurf"])
+    _install("windsurf")
+    hooks = json.loads(path.read_text())["hooks"]
+    for event in ("pre_run_command", "pre_write_code"):
+        assert [g["command"] for g in hooks[event]] == [f"{EXE} hook --agent windsurf"], event
+    assert hooks["post_write_code"] == [{"command": "lint", "show_output": False}]
+    _install("windsurf")  # idempotent: no second entry in either event
+    again = json.loads(path.read_text())["hooks"]
+    assert again == hooks
+    _uninstall("windsurf")
+    left = json.loads(path.read_text())["hooks"]
+    assert "pre_run_command" not in left and "pre_write_code" not in left
+    assert left["post_write_code"] == hooks["post_write_code"]
+
+
 def test_shell_only_matcher_is_widened_to_file_tools(isolated_home: Path) -> None:
     path = _path(isolated_home, "claude")
     old = {"type": "command", "command": f"{EXE} hook"}
