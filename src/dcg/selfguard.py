@@ -13,6 +13,7 @@ import os
 import posixpath
 
 from dcg import paths
+from dcg.writes import INTO, operands, targets
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -57,11 +58,6 @@ _VIEW_ACTIONS = {
 _PACKAGE_MANAGERS = frozenset(("pip", "pipx", "uv", "conda", "mamba", "brew", "apt", "apt-get"))
 _PM_VERBS = frozenset(("uninstall", "remove", "install", "reinstall", "upgrade", "rm"))
 
-# Programs that remove, move or disable every operand, and those that write every operand.
-_REMOVERS = frozenset(("rm", "rmdir", "unlink", "shred", "mv", "srm", "trash", "gio"))
-_MODE = frozenset(("chmod", "chown", "chgrp", "chattr", "setfacl"))
-_WRITERS = frozenset(("tee", "touch", "truncate"))
-_COPIERS = frozenset(("cp", "install", "ln", "rsync", "scp"))
 _INTERPRETERS = ("python", "node", "ruby", "perl", "php", "deno", "bun", "osascript")
 _WRITE_WORDS = (
     "'w", '"w', "'a", '"a', "'x", '"x', "+'", '+"', "write", "unlink", "remove", "rmtree",
@@ -70,20 +66,6 @@ _WRITE_WORDS = (
     "copy", "symlink", "mkdir", "touch", "delete", "run(", "call(",
 )  # fmt: skip
 _GLOB = frozenset("*?[")
-# Options naming a file or directory the program writes (tar -C DIR extracts into DIR).
-_OUTPUT_OPTIONS = {
-    "tar": ("-C", "--directory"),
-    "unzip": ("-d",),
-    "curl": ("-o", "--output"),
-    "wget": ("-O", "--output-document", "-P", "--directory-prefix"),
-    "git": ("--output",),
-}
-_EDITORS = frozenset(("ed", "ex", "vi", "vim", "nvim", "nano", "emacs", "pico", "micro"))
-# Marks a directory something is written into: it reaches what is inside, but a directory
-# as wide as HOME or / is not taken for one of dcg's (`cp -r x ~/`).
-INTO = 2
-_FIND_ACTIONS = frozenset(("-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint"))
-_MODE_CHARS = frozenset("rwxXstugoa,=+-")
 
 
 def home() -> str:
@@ -243,121 +225,6 @@ def effective_cwd(command: Command, cwd: str | None) -> str | None:
 
 
 UNKNOWN_CWD = "\x00?"
-
-
-def operands(argv: tuple[str, ...] | list[str], start: int = 1) -> list[str]:
-    out: list[str] = []
-    ended = False
-    for a in argv[start:]:
-        if not ended and a == "--":
-            ended = True
-        elif ended or not a.startswith("-") or a == "-":
-            out.append(a)
-    return out
-
-
-def targets(command: Command) -> list[tuple[str, int]]:
-    """``(path, how)`` for every path ``command`` writes, moves, chmods or deletes.
-
-    ``how`` is False for a write of the path itself, True for a removal (which reaches
-    everything below it) and :data:`INTO` for a write into a directory.
-    """
-    argv = command.argv
-    found: list[tuple[str, int]] = [
-        (t, False) for op, t in command.redirects if ">" in op and t and t[0] != "&"
-    ]
-    if not argv:
-        return found
-    name = argv[0]
-    ops = operands(argv)
-    if name in _REMOVERS:
-        found += [(a, True) for a in ops]
-        if name == "mv" and len(ops) >= 2:
-            found += [(posixpath.join(ops[-1], posixpath.basename(s)), False) for s in ops[:-1]]
-    elif name in _MODE:
-        # `chmod -x FILE`: the mode looks like an option and is not among the operands.
-        dash_mode = name == "chmod" and any(
-            a[:1] == "-" and len(a) > 1 and set(a[1:]) <= _MODE_CHARS for a in argv[1:]
-        )
-        found += [(a, True) for a in (ops if dash_mode else ops[1:])]
-    elif name in _WRITERS:
-        found += [(a, False) for a in ops]
-    elif name in _COPIERS and len(ops) >= 2:
-        dest = ops[-1]
-        # A recursive copy into a directory may overwrite anything inside it.
-        recursive = name == "rsync" or any(
-            a[:1] == "-" and a[1:2] != "-" and ("r" in a or "R" in a or "a" in a) for a in argv[1:]
-        )
-        found.append((dest, INTO if recursive else name == "ln"))
-        found += [(posixpath.join(dest, posixpath.basename(s)), False) for s in ops[:-1]]
-    elif name == "find" and any(a in _FIND_ACTIONS for a in argv):
-        for a in argv[1:]:
-            if a.startswith(("-", "(", "!")):
-                break
-            found.append((a, True))
-    elif name in _OUTPUT_OPTIONS:
-        found += [(v, INTO) for v in _option_values(argv, _OUTPUT_OPTIONS[name])]
-    elif name in _EDITORS or name == "patch":
-        found += [(a, False) for a in ops]
-    elif name == "dd":
-        found += [(a[3:], False) for a in argv[1:] if a.startswith("of=")]
-    elif name in ("sed", "gsed", "perl") and _in_place(argv):
-        found += [(a, False) for a in _script_files(argv)]
-    return found
-
-
-def _option_values(argv: tuple[str, ...], names: tuple[str, ...]) -> list[str]:
-    out = []
-    for k, a in enumerate(argv):
-        for n in names:
-            if a == n and k + 1 < len(argv):
-                out.append(argv[k + 1])
-            elif a.startswith(n + "=") or (len(n) == 2 and a.startswith(n) and len(a) > 2):
-                out.append(a[len(n) + (a[len(n) : len(n) + 1] == "=") :])
-    return out
-
-
-def _in_place(argv: tuple[str, ...]) -> bool:
-    """``sed -i``, ``-Ei``, ``-i.bak``, ``--in-place``, ``perl -pi``: edits its files."""
-    for a in argv[1:]:
-        if a.startswith("--in-place") or a == "-i":
-            return True
-        if a.startswith("-") and not a.startswith("--"):
-            for ch in a[1:]:
-                if ch == "i":
-                    return True
-                if ch in ("eflE" if argv[0] == "perl" else "efl"):
-                    break
-    return False
-
-
-def _script_files(argv: tuple[str, ...]) -> list[str]:
-    """The file operands of sed/perl: after the options, the script unless -e/-f gave one."""
-    files: list[str] = []
-    script_given = False
-    i = 1
-    while i < len(argv):
-        a = argv[i]
-        if a in ("-e", "-f", "--expression", "--file", "-E") and not (
-            a == "-E" and argv[0] != "perl"
-        ):
-            script_given = True
-            i += 2
-            continue
-        if a.startswith(("--expression=", "--file=")):
-            script_given = True
-        elif a.startswith("-") and len(a) > 1:
-            for k, ch in enumerate(a[1:], 1):
-                if ch == "i":
-                    break
-                if ch in ("ef" if argv[0] != "perl" else "eE"):
-                    script_given = True
-                    i += a[k + 1 :] == ""
-                    break
-        else:
-            files.append(a)
-        i += 1
-    return files if script_given else files[1:]
 
 
 def dcg_invocation(command: Command) -> str | None:
