@@ -220,6 +220,11 @@ HOOKS += [
             "vim -es -c '%s/dcg//' -c wq ~/.claude/settings.json",
             "F=~/.claude/settings.json; echo '{}' > $F",
             "install -m 644 /tmp/x ~/.claude/settings.json",
+            "ln -s ~/.claude /tmp/c && echo '{}' > /tmp/c/settings.json",
+            "python3 -c \"from pathlib import Path; (Path.home() / '.claude' / 'settings.json')"
+            ".write_text('{}')\"",
+            "node -e \"require('fs').writeFileSync(require('os').homedir() + "
+            "'/.claude/settings.json', '{}')\"",
         )
     )
 ]
@@ -268,6 +273,9 @@ READS = [
             "cp -r dist ~/",
             "tar -xzf a.tgz -C /tmp/x",
             "curl -o out.json http://example.com/x",
+            "ln -s ../shared/config.toml config.toml",
+            "python3 -c \"from pathlib import Path; print((Path.home() / '.claude' / "
+            "'settings.json').read_text())\"",
         )
     )
 ]

@@ -295,6 +295,12 @@ def interpreter_code(command: Command) -> str | None:
         kind = classify(word, None if not word.startswith(("/", "~", "$")) else "/", True)
         if kind is not None:
             return kind
+    # A path built from pieces (`Path.home() / ".claude" / "settings.json"`).
+    for rel in AGENT_FILES:
+        if all(part in code for part in _parts(rel)):
+            return "hooks"
+    if "dcg" in low and any(n in low for n in (*_STATE_NAMES, "dcg-sessions", ".config")):
+        return "state"
     return None
 
 
@@ -344,6 +350,12 @@ def judge(command: Command, cwd: str | None) -> str | None:
         kind = classify(path, where, removes)
         if kind is not None:
             return kind
+    if command.argv[:1] == ("ln",):
+        # A link to dcg's files is a second name to write them through (`ln -s ~/.claude x`).
+        for path in operands(command.argv)[:-1]:
+            kind = classify(path, where, True)
+            if kind is not None:
+                return kind
     return interpreter_code(command)
 
 
