@@ -17,6 +17,8 @@ from dcg.writes import INTO, operands, targets
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from dcg.shell.command import Command
 
 # Hook settings of every agent dcg installs into (dcg.commands._hooks.SPECS) and the files
@@ -38,6 +40,7 @@ AGENT_FILES = (
     ".opencode/plugin/",
     ".opencode/plugins/",
 )
+_AGENT_DIRS = frozenset(rel.partition("/")[0] for rel in AGENT_FILES)
 # System-level agent settings.
 _SYSTEM_AGENT_FILES = ("/etc/windsurf/hooks.json", "/etc/claude-code/managed-settings.json")
 # dcg's file names that give a write away even when the directory is unknown (`cd "$X"`).
@@ -72,8 +75,32 @@ def home() -> str:
     return os.path.expanduser("~")
 
 
+# The protected locations depend only on these variables; computed once per value (the
+# program lookup walks PATH, which a line with many paths must not pay for each time).
+_ENV_KEYS = ("HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "DCG_SESSION_DIR",
+             "DCG_SYSTEM_CONFIG", "DCG_SYSTEM_DIR", "PATH")  # fmt: skip
+_cache: dict[tuple[str, tuple[str | None, ...]], list[str]] = {}
+
+
+def _cached(name: str, compute: Callable[[], list[str]]) -> list[str]:
+    key = (name, tuple(os.environ.get(k) for k in _ENV_KEYS))
+    found = _cache.get(key)
+    if found is None:
+        found = _cache[key] = compute()
+    return found
+
+
 def state_dirs() -> list[str]:
     """dcg's own directories: config, cache, sessions (default and DCG_SESSION_DIR), system."""
+    return _cached("state", _state_dirs)
+
+
+def program_paths() -> list[str]:
+    """The dcg executable and the installed package directory."""
+    return _cached("program", _program_paths)
+
+
+def _state_dirs() -> list[str]:
     h = home()
     cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(h, ".cache")
     found = [
@@ -91,8 +118,7 @@ def state_dirs() -> list[str]:
     return [normalise(p, "/") for p in dict.fromkeys(found)]
 
 
-def program_paths() -> list[str]:
-    """The dcg executable and the installed package directory."""
+def _program_paths() -> list[str]:
     import sys
 
     found = [posixpath.dirname(posixpath.abspath(__file__))]
@@ -171,19 +197,17 @@ def classify(path: str, cwd: str | None, remove: int = False) -> str | None:
     if cwd is None and not path.startswith("/"):
         name = path.rpartition("/")[2]
         return "state" if name in _STATE_NAMES else _agent_suffix(_parts(path), remove)
-    target = _parts(normalise(path, cwd or "/"))
+    full = normalise(path, cwd or "/")
+    target = _parts(full)
     if remove == INTO and len(target) <= len(_parts(home())):
         remove = False
-    for d in state_dirs():
-        if _covers(target, _parts(d), remove):
-            return "state"
-    h = _parts(home())
-    for rel in AGENT_FILES:
-        if _covers(target, h + _parts(rel), remove):
-            return "hooks"
-    for f in _SYSTEM_AGENT_FILES:
-        if _covers(target, _parts(f), remove):
-            return "hooks"
+    globbed = bool(_GLOB.intersection(full))
+    for kind, protected in _protected():
+        if globbed:
+            if _covers(target, _parts(protected), remove):
+                return kind
+        elif _plain_covers(full, protected, remove):
+            return kind
     found = _agent_suffix(target, remove)
     if found:
         return found
@@ -197,8 +221,31 @@ def classify(path: str, cwd: str | None, remove: int = False) -> str | None:
     return None
 
 
+def _protected() -> list[tuple[str, str]]:
+    """``(kind, absolute path)`` of every fixed protected location, computed once per env."""
+    pairs = _cached("protected", _protected_paths)
+    return [(k, p) for k, _, p in (x.partition("\x00") for x in pairs)]
+
+
+def _protected_paths() -> list[str]:
+    h = home()
+    found = [f"state\x00{d}" for d in state_dirs()]
+    found += [f"hooks\x00{normalise(posixpath.join(h, rel), '/')}" for rel in AGENT_FILES]
+    found += [f"hooks\x00{f}" for f in _SYSTEM_AGENT_FILES]
+    return found
+
+
+def _plain_covers(target: str, protected: str, remove: int) -> bool:
+    """:func:`_covers` for a path without glob characters, on strings."""
+    if target == protected or target.startswith(protected + "/"):
+        return True
+    return bool(remove) and (target == "/" or protected.startswith(target + "/"))
+
+
 def _agent_suffix(target: list[str], remove: int) -> str | None:
     """A project-level hook settings file (or its directory) at the end of ``target``."""
+    if not any(t in _AGENT_DIRS or _GLOB.intersection(t) for t in target):
+        return None
     for rel in AGENT_FILES:
         rel_parts = _parts(rel)
         directory = rel.endswith("/")
@@ -330,8 +377,22 @@ def su_payload(command: Command) -> str | None:
     return None
 
 
+_last: list[tuple[Command, str | None, str | None]] = []
+
+
 def judge(command: Command, cwd: str | None) -> str | None:
-    """``"invoke"``, ``"package"``, ``"state"``, ``"hooks"``, ``"program"`` or None."""
+    """``"invoke"``, ``"package"``, ``"state"``, ``"hooks"``, ``"program"`` or None.
+
+    Each rule of core.dcg asks about the same command in turn; the last answer is kept.
+    """
+    if _last and _last[0][0] is command and _last[0][1] == cwd:
+        return _last[0][2]
+    found = _judge(command, cwd)
+    _last[:] = [(command, cwd, found)]
+    return found
+
+
+def _judge(command: Command, cwd: str | None) -> str | None:
     sub = dcg_invocation(command)
     if sub is not None:
         return "invoke"
