@@ -18,6 +18,10 @@ if TYPE_CHECKING:
 # (`g'i't`, `\rm`, `"git"`); removing them before the keyword scan keeps the prefilter
 # from being fooled by quoting.
 _STRIP = str.maketrans("", "", "'\"\\")
+# Packs tried on every parsed simple command, without the per-command keyword gate: dcg's
+# self-protection judges paths after `cd` and glob expansion, which the keywords of the
+# command's own text cannot see (`cd ~/.config/dcg && echo x >> allowlist.toml`).
+_EVERY_COMMAND = frozenset(("core.dcg",))
 
 
 def scan_text(line: str) -> str:
@@ -196,6 +200,9 @@ def evaluate(
     """
     text = scan_text(line)
     considered = candidate_packs(text, pack_ids)
+    if cwd and not considered and "core.dcg" in pack_ids:
+        # A relative write inside dcg's own directory names no keyword but the cwd.
+        considered = candidate_packs(scan_text(cwd), ("core.dcg",))
     # PowerShell names (Remove-Item, ri, del…) differ from the POSIX keywords the packs
     # use; such a line is always parsed, and keywords are checked on the translation.
     if not considered and shell != "powershell" and not mentions_powershell(text):
@@ -213,7 +220,9 @@ def evaluate(
     for command in commands:
         ctext = command.text.lower()
         for pack_id in pack_ids:
-            if not any(has_keyword(ctext, k) for k in KEYWORDS[pack_id]):
+            if pack_id not in _EVERY_COMMAND and not any(
+                has_keyword(ctext, k) for k in KEYWORDS[pack_id]
+            ):
                 continue
             pack = load(pack_id)
             if pack.safe and any(compiled(s).search(command.text) for s in pack.safe):

@@ -208,6 +208,13 @@ def decide(
     request = agents.read_request(payload, agent_name)
     if request is None:
         return Reply()
+    if request.shell == "file":
+        from dcg import selfguard
+
+        # A file tool writing anything but dcg's own files or hook settings gets no
+        # opinion before config or state is read.
+        if selfguard.file_kind(list(request.paths), request.cwd) is None:
+            return Reply()
     from dcg import config
 
     cfg = config.load(request.cwd, env, flags)
@@ -229,7 +236,10 @@ def evaluate_request(request: HookRequest, cfg: Config) -> Reply:
     assert isinstance(budget, int)
     deadline = time.monotonic() + budget / 1000
     try:
-        evaluation = run_engine(request, cfg, deadline)
+        if request.shell == "file":
+            evaluation = file_evaluation(request)
+        else:
+            evaluation = run_engine(request, cfg, deadline)
     except Exception as exc:  # the failure policy covers every internal error
         log_error(exc)
         # Only the failure path needs to know whether the line names a guarded tool.
@@ -304,6 +314,24 @@ def run_engine(request: HookRequest, cfg: Config, deadline: float) -> Evaluation
             return Evaluation(request.command)
         match = synthetic("too-complex", request.command, str(exc))
         return Evaluation(request.command, (match.command,), (match,), tuple(cfg.packs))
+
+
+def file_evaluation(request: HookRequest) -> Evaluation:
+    """The ``core.dcg`` match of a file tool that writes dcg's state or hook settings."""
+    from dcg import selfguard
+    from dcg.engine import Evaluation
+    from dcg.model import Match
+    from dcg.packs import load
+    from dcg.shell.command import Command
+
+    kind = selfguard.file_kind(list(request.paths), request.cwd)
+    if kind is None:
+        return Evaluation(request.command)
+    pack = load("core.dcg")
+    name = {"state": "write-state", "hooks": "edit-hooks"}.get(kind, "disable")
+    rule = next(r for r in pack.rules if r.name == name)
+    command = Command((request.tool, *request.paths), via=(f"{request.tool} tool",))
+    return Evaluation(request.command, (command,), (Match(pack, rule, command),), (pack.id,))
 
 
 def synthetic(rule_name: str, line: str, why: str) -> Match:

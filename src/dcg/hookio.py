@@ -22,7 +22,9 @@ class HookRequest(Frozen):
     ``permission_mode`` is the agent's mode where it sends one (Claude Code:
     ``default``, ``plan``, ``acceptEdits``, ``auto``, ``dontAsk``,
     ``bypassPermissions``); ``interactive`` is False when the agent runs headless and
-    cannot show a prompt.
+    cannot show a prompt. ``paths`` are the files a file-writing tool (Claude Code's
+    ``Write``/``Edit``, Gemini's ``write_file``, …) is about to change; such a request
+    has ``shell == "file"`` and ``command`` says in words what the tool does.
     """
 
     __slots__ = (
@@ -30,6 +32,7 @@ class HookRequest(Frozen):
         "command",
         "cwd",
         "interactive",
+        "paths",
         "permission_mode",
         "session_id",
         "shell",
@@ -44,6 +47,7 @@ class HookRequest(Frozen):
     shell: str
     permission_mode: str | None
     interactive: bool
+    paths: tuple[str, ...]
 
     def __init__(
         self,
@@ -56,6 +60,7 @@ class HookRequest(Frozen):
         shell: str = "bash",
         permission_mode: str | None = None,
         interactive: bool = True,
+        paths: tuple[str, ...] = (),
     ) -> None:
         self._set("agent", agent)
         self._set("command", command)
@@ -65,6 +70,7 @@ class HookRequest(Frozen):
         self._set("shell", shell)
         self._set("permission_mode", permission_mode)
         self._set("interactive", interactive)
+        self._set("paths", paths)
 
 
 # Response levels, lowest to highest: plain strings everywhere (config.LEVELS validates

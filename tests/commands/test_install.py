@@ -148,9 +148,61 @@ def test_bash_only_matcher_is_fixed(isolated_home: Path) -> None:
     path = _path(isolated_home, "claude")
     old = {"type": "command", "command": f"{EXE} hook"}
     _write(path, json.dumps({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [old]}]}}))
-    assert "matcher 'Bash' -> 'Bash|PowerShell'" in _install("claude")
+    assert f"matcher 'Bash' -> {_hooks.MATCHERS['claude']!r}" in _install("claude")
     groups = json.loads(path.read_text())["hooks"]["PreToolUse"]
-    assert [g["matcher"] for g in groups] == ["Bash|PowerShell"]
+    assert [g["matcher"] for g in groups] == [_hooks.MATCHERS["claude"]]
+
+
+@pytest.mark.parametrize(
+    ("agent", "tools"),
+    [
+        pytest.param(
+            "claude",
+            ("Bash", "PowerShell", "Write", "Edit", "MultiEdit", "NotebookEdit"),
+            id="claude",
+        ),
+        pytest.param("codex", ("Bash", "apply_patch"), id="codex"),
+        pytest.param("gemini", ("run_shell_command", "write_file", "replace"), id="gemini"),
+    ],
+)
+def test_installed_matcher_covers_file_tools(
+    isolated_home: Path, agent: str, tools: tuple[str, ...]
+) -> None:
+    import re
+
+    _install(agent)
+    data = json.loads(_path(isolated_home, agent).read_text())
+    matchers = [m for m, _ in _hooks.registered(agent, data)]
+    assert matchers, f"no dcg hook registered for {agent}"
+    for tool in tools:
+        assert all(re.search(str(m), tool) for m in matchers), (agent, tool, matchers)
+    # The agents match the whole tool name; a substring must not be mistaken for a tool.
+    assert not any(re.fullmatch(str(m), "Read") for m in matchers)
+
+
+def test_windsurf_is_registered_for_file_writes_too(isolated_home: Path) -> None:
+    path = _path(isolated_home, "windsurf")
+    _write(path, EXISTING["windsurf"])
+    _install("windsurf")
+    hooks = json.loads(path.read_text())["hooks"]
+    for event in ("pre_run_command", "pre_write_code"):
+        assert [g["command"] for g in hooks[event]] == [f"{EXE} hook --agent windsurf"], event
+    assert hooks["post_write_code"] == [{"command": "lint", "show_output": False}]
+    _install("windsurf")  # idempotent: no second entry in either event
+    again = json.loads(path.read_text())["hooks"]
+    assert again == hooks
+    _uninstall("windsurf")
+    left = json.loads(path.read_text())["hooks"]
+    assert "pre_run_command" not in left and "pre_write_code" not in left
+    assert left["post_write_code"] == hooks["post_write_code"]
+
+
+def test_shell_only_matcher_is_widened_to_file_tools(isolated_home: Path) -> None:
+    path = _path(isolated_home, "claude")
+    old = {"type": "command", "command": f"{EXE} hook"}
+    group = {"matcher": "Bash|PowerShell", "hooks": [old]}
+    _write(path, json.dumps({"hooks": {"PreToolUse": [group]}}))
+    assert "-> 'Bash|PowerShell|Write|Edit|MultiEdit|NotebookEdit'" in _install("claude")
 
 
 def test_moved_binary_is_updated_not_duplicated(isolated_home: Path) -> None:

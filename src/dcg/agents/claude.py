@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 from dcg import jsonfast
-from dcg.agents._common import cap, command_text, error_reason, human_stderr, text
+from dcg.agents._common import cap, command_text, error_reason, file_request, human_stderr, text
 from dcg.hookio import SOFT_BLOCK, WARNING, HookRequest, Reply
 
 TYPE_CHECKING = False
@@ -43,6 +43,8 @@ OUTPUT_FIELDS: dict[str, frozenset[str]] = {
 }
 
 _SHELLS = {"Bash": "bash", "PowerShell": "powershell"}
+# Tools that write a file; dcg judges the paths they change (dcg.selfguard).
+FILE_TOOLS = frozenset(("Write", "Edit", "MultiEdit", "NotebookEdit"))
 
 # `ask` is only honoured in these modes; elsewhere it is ignored or auto-denied.
 _ASK_MODES = frozenset({None, "default", "plan", "acceptEdits"})
@@ -53,6 +55,10 @@ def read(payload: dict[str, object], agent: str = NAME) -> HookRequest | None:
     tool = payload.get("tool_name")
     shell = _SHELLS.get(tool) if isinstance(tool, str) else None
     tool_input = payload.get("tool_input")
+    if tool in FILE_TOOLS and isinstance(tool, str):
+        return file_request(
+            agent, tool, tool_input, text(payload.get("cwd")), text(payload.get("session_id"))
+        )
     if shell is None or not isinstance(tool_input, dict):
         return None
     command = command_text(tool_input.get("command"))

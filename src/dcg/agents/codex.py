@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dcg import jsonfast
 from dcg.agents import claude
-from dcg.agents._common import cap, error_reason, human_stderr
+from dcg.agents._common import cap, error_reason, file_request, human_stderr, text
 from dcg.hookio import WARNING, Reply
 
 TYPE_CHECKING = False
@@ -32,11 +32,17 @@ OUTPUT_FIELDS: dict[str, frozenset[str]] = {
 
 # Codex names its shell tool "Bash" in hook payloads; older builds used "shell".
 _TOOLS = frozenset({"Bash", "shell", "local_shell", "exec_command"})
+# apply_patch sends the patch envelope; dcg judges the files it names.
+FILE_TOOLS = frozenset(("apply_patch", "Edit", "Write"))
 
 
 def read(payload: dict[str, object]) -> HookRequest | None:
     tool = payload.get("tool_name")
     tool_input = payload.get("tool_input")
+    if tool in FILE_TOOLS and isinstance(tool, str):
+        return file_request(
+            NAME, tool, tool_input, text(payload.get("cwd")), text(payload.get("session_id"))
+        )
     if tool not in _TOOLS or not isinstance(tool_input, dict):
         return None
     command = tool_input.get("command")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dcg import jsonfast
-from dcg.agents._common import cap, command_text, error_reason, human_stderr, text
+from dcg.agents._common import cap, command_text, error_reason, file_request, human_stderr, text
 from dcg.hookio import SOFT_BLOCK, WARNING, HookRequest, Reply
 
 TYPE_CHECKING = False
@@ -17,14 +17,19 @@ OUTPUT_FIELDS: dict[str, frozenset[str]] = {
 }
 
 _SHELLS = {"bash": "bash", "shell": "bash", "powershell": "powershell"}
+# Copilot CLI\'s file-writing tools (toolArgs name the file as `path`).
+FILE_TOOLS = frozenset(("edit", "create", "write", "str_replace_editor"))
 
 
 def read(payload: dict[str, object]) -> HookRequest | None:
     tool = _pick(payload, "toolName", "tool_name")
     shell = _SHELLS.get(tool.lower()) if isinstance(tool, str) else None
-    if shell is None or not isinstance(tool, str):
+    writes = isinstance(tool, str) and tool.lower() in FILE_TOOLS
+    if (shell is None and not writes) or not isinstance(tool, str):
         return None
     args = _pick(payload, "toolArgs", "tool_args")
+    if args is None:
+        args = payload.get("tool_input")
     if isinstance(args, str):
         # Copilot sends the tool's arguments as a JSON document inside a string.
         try:
@@ -33,8 +38,11 @@ def read(payload: dict[str, object]) -> HookRequest | None:
             return None
     if not isinstance(args, dict):
         return None
+    if writes:
+        session = text(_pick(payload, "sessionId", "session_id"))
+        return file_request(NAME, tool, args, text(payload.get("cwd")), session)
     command = command_text(args.get("command"))
-    if command is None:
+    if command is None or shell is None:
         return None
     return HookRequest(
         NAME,

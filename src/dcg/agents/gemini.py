@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dcg import jsonfast
-from dcg.agents._common import cap, command_text, error_reason, human_stderr, text
+from dcg.agents._common import cap, command_text, error_reason, file_request, human_stderr, text
 from dcg.hookio import WARNING, HookRequest, Reply
 
 TYPE_CHECKING = False
@@ -18,11 +18,17 @@ OUTPUT_FIELDS: dict[str, frozenset[str]] = {
 }
 
 _TOOLS = frozenset({"run_shell_command"})
+# Gemini CLI\'s file-writing tools.
+FILE_TOOLS = frozenset(("write_file", "replace"))
 
 
 def read(payload: dict[str, object]) -> HookRequest | None:
     tool = payload.get("tool_name")
     tool_input = payload.get("tool_input")
+    if tool in FILE_TOOLS and isinstance(tool, str):
+        return file_request(
+            NAME, tool, tool_input, text(payload.get("cwd")), text(payload.get("session_id"))
+        )
     if tool not in _TOOLS or not isinstance(tool_input, dict):
         return None
     command = command_text(tool_input.get("command"))

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dcg.agents._common import cap, command_text, error_reason, human_stderr, text
+from dcg.agents._common import cap, command_text, error_reason, file_request, human_stderr, text
 from dcg.hookio import WARNING, HookRequest, Reply
 
 TYPE_CHECKING = False
@@ -18,6 +18,10 @@ OUTPUT_FIELDS: dict[str, frozenset[str]] = {}
 def read(payload: dict[str, object]) -> HookRequest | None:
     action = payload.get("agent_action_name")
     info = payload.get("tool_info")
+    if action == "pre_write_code" and isinstance(info, dict):
+        # Cascade's file edits: tool_info.file_path is the file about to change.
+        session = text(payload.get("trajectory_id"))
+        return file_request(NAME, "pre_write_code", info, text(info.get("cwd")), session)
     if (action is not None and action != "pre_run_command") or not isinstance(info, dict):
         return None
     command = command_text(info.get("command_line"))

@@ -71,13 +71,18 @@ SPECS: dict[str, Spec] = {
     ),
 }
 
-# The tool names each agent's matcher must cover for dcg to see every shell command.
+# The tool names each agent's matcher must cover for dcg to see every shell command and
+# every file-writing tool (a file tool can unhook dcg as well as a shell can).
 SHELL_TOOLS: dict[str, tuple[str, ...]] = {
-    "claude": ("Bash", "PowerShell"),
-    "codex": ("Bash",),
-    "gemini": ("run_shell_command",),
+    "claude": ("Bash", "PowerShell", "Write", "Edit", "MultiEdit", "NotebookEdit"),
+    "codex": ("Bash", "apply_patch"),
+    "gemini": ("run_shell_command", "write_file", "replace"),
 }
-MATCHERS = {"claude": "Bash|PowerShell", "codex": "^Bash$", "gemini": "run_shell_command"}
+MATCHERS = {
+    "claude": "Bash|PowerShell|Write|Edit|MultiEdit|NotebookEdit",
+    "codex": "^(Bash|apply_patch)$",
+    "gemini": "run_shell_command|write_file|replace",
+}
 
 
 def settings_path(agent: str, *, home: str, cwd: str, project: bool) -> str:
@@ -223,14 +228,30 @@ def _event_list(agent: str, data: dict[str, object]) -> list[object]:
     return events if isinstance(events, list) else []
 
 
+# Events with no matcher that an agent sends before a file-writing tool runs; dcg is
+# registered there too, because a file tool can unhook dcg as well as a shell can.
+FILE_EVENTS: dict[str, tuple[str, ...]] = {"windsurf": ("pre_write_code",)}
+
+
+def events_of(agent: str) -> tuple[str, ...]:
+    return (SPECS[agent].event, *FILE_EVENTS.get(agent, ()))
+
+
 def add(agent: str, data: dict[str, object], command: str) -> list[str]:
-    """Merge dcg's entry into ``data`` in place; the changes made, empty when none."""
+    """Merge dcg's entries into ``data`` in place; the changes made, empty when none."""
     hooks = data.setdefault("hooks", {})
     if not isinstance(hooks, dict):
         raise DcgError(f'"hooks" is not an object in the {agent} settings; fix it first')
-    events = hooks.setdefault(SPECS[agent].event, [])
+    changes: list[str] = []
+    for event in events_of(agent):
+        changes += _add_event(agent, hooks, event, command)
+    return changes
+
+
+def _add_event(agent: str, hooks: dict[str, object], event: str, command: str) -> list[str]:
+    events = hooks.setdefault(event, [])
     if not isinstance(events, list):
-        raise DcgError(f'"hooks.{SPECS[agent].event}" is not a list; fix it first')
+        raise DcgError(f'"hooks.{event}" is not a list; fix it first')
     changes: list[str] = []
     for group in events:
         if not isinstance(group, dict):
@@ -254,14 +275,23 @@ def add(agent: str, data: dict[str, object], command: str) -> list[str]:
                 group["command"] = command
             return changes
     events.append(entry(agent, command))
-    return [f"added {SPECS[agent].event} hook: {command}"]
+    return [f"added {event} hook: {command}"]
 
 
 def remove(agent: str, data: dict[str, object]) -> bool:
     """Remove dcg's entries (and containers left empty by that) from ``data`` in place."""
     hooks = data.get("hooks")
-    events = _event_list(agent, data)
-    if not isinstance(hooks, dict) or not events:
+    if not isinstance(hooks, dict):
+        return False
+    changed = False
+    for event in events_of(agent):
+        changed = _remove_event(agent, hooks, event) or changed
+    return changed
+
+
+def _remove_event(agent: str, hooks: dict[str, object], event: str) -> bool:
+    events = hooks.get(event)
+    if not isinstance(events, list) or not events:
         return False
     changed = False
     kept: list[object] = []
@@ -284,9 +314,9 @@ def remove(agent: str, data: dict[str, object]) -> bool:
     if not changed:
         return False
     if kept:
-        hooks[SPECS[agent].event] = kept
+        hooks[event] = kept
     else:
-        del hooks[SPECS[agent].event]
+        del hooks[event]
     return True
 
 
