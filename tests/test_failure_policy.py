@@ -131,7 +131,13 @@ def _install_claude(home: Path, command: str) -> None:
     settings = home / ".claude" / "settings.json"
     settings.parent.mkdir(parents=True)
     hook = {"type": "command", "command": command}
-    body = {"hooks": {"PreToolUse": [{"matcher": "Bash|PowerShell", "hooks": [hook]}]}}
+    body = {
+        "hooks": {
+            "PreToolUse": [
+                {"matcher": "Bash|PowerShell|Write|Edit|MultiEdit|NotebookEdit", "hooks": [hook]}
+            ]
+        }
+    }
     settings.write_text(json.dumps(body))
 
 
