@@ -156,7 +156,7 @@ def evaluate_request(request: HookRequest, cfg: Config) -> Reply:
         mentions_pack = candidate_packs(scan_text(request.command), cfg.packs)
         if mentions_pack and not cfg.hook["fail_open"]:
             return agents.render_error(
-                request.agent, f"internal error: {type(exc).__name__}: {exc}"
+                request.agent, f"internal error: {type(exc).__name__}: {exc}", request.dialect
             )
         return Reply()
     if not evaluation.matches:
@@ -169,8 +169,10 @@ def evaluate_request(request: HookRequest, cfg: Config) -> Reply:
         log_error(exc)
         if cfg.hook["fail_open"]:
             return Reply()
-        return agents.render_error(request.agent, f"internal error: {type(exc).__name__}: {exc}")
-    return agents.render(request, outcome)
+        return agents.render_error(
+            request.agent, f"internal error: {type(exc).__name__}: {exc}", request.dialect
+        )
+    return agents.render(request, outcome, details=cfg.hook.get("details") is True)
 
 
 def run_engine(request: HookRequest, cfg: Config, deadline: float) -> Evaluation:

@@ -22,13 +22,15 @@ class HookRequest(Frozen):
     ``permission_mode`` is the agent's mode where it sends one (Claude Code:
     ``default``, ``plan``, ``acceptEdits``, ``auto``, ``dontAsk``,
     ``bypassPermissions``); ``interactive`` is False when the agent runs headless and
-    cannot show a prompt.
+    cannot show a prompt. ``dialect`` names a second payload format of the same agent
+    (Copilot's ``"vscode"``), answered in that format.
     """
 
     __slots__ = (
         "agent",
         "command",
         "cwd",
+        "dialect",
         "interactive",
         "permission_mode",
         "session_id",
@@ -44,6 +46,7 @@ class HookRequest(Frozen):
     shell: str
     permission_mode: str | None
     interactive: bool
+    dialect: str | None
 
     def __init__(
         self,
@@ -56,6 +59,7 @@ class HookRequest(Frozen):
         shell: str = "bash",
         permission_mode: str | None = None,
         interactive: bool = True,
+        dialect: str | None = None,
     ) -> None:
         self._set("agent", agent)
         self._set("command", command)
@@ -65,6 +69,7 @@ class HookRequest(Frozen):
         self._set("shell", shell)
         self._set("permission_mode", permission_mode)
         self._set("interactive", interactive)
+        self._set("dialect", dialect)
 
 
 # Response levels, lowest to highest. Plain strings on the hot path; dcg.levels has the
