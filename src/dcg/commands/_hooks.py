@@ -16,7 +16,7 @@ from typing import NamedTuple
 
 from dcg.errors import DcgError
 
-AGENTS = ("claude", "codex", "gemini", "copilot", "cursor", "windsurf", "opencode")
+AGENTS = ("claude", "codex", "gemini", "copilot", "cursor", "windsurf", "opencode", "factory")
 
 
 class Spec(NamedTuple):
@@ -61,13 +61,18 @@ SPECS: dict[str, Spec] = {
         "pre_run_command",
         False,
     ),
+    # plugins/ (plural) is the directory OpenCode's v1 docs name; v2 scans it too.
     "opencode": Spec(
-        ".config/opencode/plugin/dcg.js",
-        ".opencode/plugin/dcg.js",
+        ".config/opencode/plugins/dcg.js",
+        ".opencode/plugins/dcg.js",
         (".config/opencode",),
         ("opencode",),
         "",
         True,
+    ),
+    # Factory Droid: Claude Code's hooks.json layout; its shell tool is `Execute`.
+    "factory": Spec(
+        ".factory/hooks.json", ".factory/hooks.json", (".factory",), ("droid",), _C, False
     ),
 }
 
@@ -76,8 +81,14 @@ SHELL_TOOLS: dict[str, tuple[str, ...]] = {
     "claude": ("Bash", "PowerShell"),
     "codex": ("Bash",),
     "gemini": ("run_shell_command",),
+    "factory": ("Execute",),
 }
-MATCHERS = {"claude": "Bash|PowerShell", "codex": "^Bash$", "gemini": "run_shell_command"}
+MATCHERS = {
+    "claude": "Bash|PowerShell",
+    "codex": "^Bash$",
+    "gemini": "run_shell_command",
+    "factory": "Execute",
+}
 
 
 def settings_path(agent: str, *, home: str, cwd: str, project: bool) -> str:
@@ -179,7 +190,7 @@ def entry(agent: str, command: str) -> dict[str, object]:
             "matcher": MATCHERS[agent],
             "hooks": [{"type": "command", "command": command, "timeout": 10}],
         }
-    if agent == "codex":
+    if agent in ("codex", "factory"):
         return {
             "matcher": MATCHERS[agent],
             "hooks": [{"type": "command", "command": command, "timeout": 10}],
@@ -188,7 +199,11 @@ def entry(agent: str, command: str) -> dict[str, object]:
         hook = {"name": "dcg", "type": "command", "command": command, "timeout": 5000}
         return {"matcher": MATCHERS[agent], "hooks": [hook]}
     if agent == "cursor":
-        return {"command": command, "timeout": 30, "failClosed": True}
+        # No failClosed: by two third-party descriptions, with failClosed a permission hook
+        # that prints nothing blocks — and dcg prints nothing for every command it does not
+        # match. Without it, an empty answer is no opinion under either reading; dcg's own
+        # failures still answer `permission: deny` (render_error), so nothing relies on it.
+        return {"command": command, "timeout": 30}
     if agent == "windsurf":
         return {"command": command, "show_output": True}
     raise ValueError(agent)
@@ -252,6 +267,10 @@ def add(agent: str, data: dict[str, object], command: str) -> list[str]:
             if group["command"] != command:
                 changes.append(f"hook command {group['command']!r} -> {command!r}")
                 group["command"] = command
+            if agent == "cursor" and "failClosed" in group:
+                # See entry(): under one reading failClosed blocks every unmatched command.
+                del group["failClosed"]
+                changes.append("removed failClosed (empty output must stay no opinion)")
             return changes
     events.append(entry(agent, command))
     return [f"added {SPECS[agent].event} hook: {command}"]
@@ -359,7 +378,7 @@ import { spawnSync } from "node:child_process";
 const DCG = __DCG_ARGV__;
 const warnings = new Map();
 
-export const DcgPlugin = async ({ directory }) => ({
+export const DcgPlugin = async ({ directory, client }) => ({
   "tool.execute.before": async (input, output) => {
     if (input.tool !== "bash") return;
     const payload = JSON.stringify({
@@ -380,6 +399,14 @@ export const DcgPlugin = async ({ directory }) => ({
     }
     if (!run.stdout.trim()) return;
     const reply = JSON.parse(run.stdout);
+    // `message` is for the person only (it may hold the approval code): a TUI toast,
+    // never part of the error the model reads.
+    if (reply.message) {
+      try {
+        const variant = reply.decision === "deny" ? "error" : "warning";
+        await client?.tui?.showToast?.({ body: { message: reply.message, variant } });
+      } catch {}
+    }
     if (reply.decision === "deny") throw new Error(reply.reason);
     if (reply.decision === "warn") warnings.set(input.callID, reply.reason);
   },

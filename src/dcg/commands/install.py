@@ -14,13 +14,28 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import TextIO
 
+# What the person must do before the hook runs, per agent (printed after each install).
 _NOTES = {
-    "codex": (
-        "Codex runs a new or changed hook only after you trust it: start codex, "
-        "open /hooks and trust the dcg hook."
+    "claude": (
+        "Claude Code runs hooks only in a folder whose workspace-trust dialog you accepted "
+        "(headless -p runs trust it). Restart running sessions."
     ),
-    "opencode": "Restart OpenCode to load the plugin.",
+    "codex": (
+        "Codex runs a new or changed hook only after you trust it: start codex, open /hooks "
+        "and trust the dcg hook. Needed again whenever the hook entry changes (a new dcg path)."
+    ),
+    "gemini": (
+        "Gemini asks you to accept a new or changed project hook (fingerprinted by name and "
+        "command) before it runs; user-level hooks run at the next start."
+    ),
+    "copilot": "Copilot CLI loads .github/hooks/*.json from the working directory at start.",
     "cursor": "Restart Cursor (or reload the window) to load the hook.",
+    "windsurf": "Restart Windsurf to load the hook.",
+    "opencode": (
+        "Restart OpenCode to load the plugin. It is an OpenCode v1 plugin: OpenCode v2 does "
+        "not run it (see dcg doctor)."
+    ),
+    "factory": "Restart droid; check the hook under /hooks.",
 }
 
 
