@@ -165,5 +165,5 @@ def test_new_and_changed_agents_pass_the_self_test(
 ) -> None:
     install([agent], exe=dcg_exe, stdout=io.StringIO())
     code, findings = _run()
-    assert _failed(findings) == set()
+    assert _failed(findings) == set() and code == 0
     assert (agent, "self-test") in {(f["scope"], f["check"]) for f in findings}
