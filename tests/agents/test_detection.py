@@ -119,6 +119,22 @@ SHAPES = [
         id="gemini-no-event",
     ),
     pytest.param(
+        "qwen",
+        {
+            "session_id": "s",
+            "transcript_path": "/t.jsonl",
+            "cwd": "/r",
+            "hook_event_name": "PreToolUse",
+            "timestamp": "2026-12-03T10:00:00.000Z",
+            "permission_mode": "yolo",
+            "tool_name": "run_shell_command",
+            "tool_input": {"command": CMD},
+            "tool_use_id": "toolu_1",
+        },
+        "bash",
+        id="qwen",
+    ),
+    pytest.param(
         "copilot",
         {
             "sessionId": "s",
@@ -277,6 +293,10 @@ def test_shape_is_stopped_through_the_hook_in_its_own_format(
             id="factory-create",
         ),
         pytest.param({"tool": "read", "command": CMD, "sessionID": "s"}, id="opencode-read"),
+        pytest.param(
+            {"hook_event_name": "PreToolUse", "tool_name": "write_file", "tool_input": {"x": 1}},
+            id="qwen-write-file",
+        ),
     ],
 )
 def test_non_shell_tools_of_shared_shapes_get_no_opinion(payload: dict[str, object]) -> None:

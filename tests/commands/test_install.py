@@ -61,6 +61,13 @@ EXISTING: dict[str, str] = {
 }
 """,
     "windsurf": """{"hooks": {"post_write_code": [{"command": "lint", "show_output": false}]}}""",
+    "qwen": """{
+  "model": {"name": "qwen3-coder-plus"},
+  "hooks": {
+    "PostToolUse": [{"matcher": "write_file", "hooks": [{"type": "command", "command": "fmt"}]}]
+  }
+}
+""",
     "factory": """{
   "hooks": {
     "PreToolUse": [
@@ -183,6 +190,7 @@ def test_moved_binary_is_updated_not_duplicated(isolated_home: Path) -> None:
         pytest.param("cursor", f"{EXE} hook --agent cursor", id="cursor"),
         pytest.param("windsurf", f"{EXE} hook --agent windsurf", id="windsurf"),
         pytest.param("factory", f"{EXE} hook --agent factory", id="factory"),
+        pytest.param("qwen", f"{EXE} hook --agent qwen", id="qwen"),
     ],
 )
 def test_hook_entry_per_agent(agent: str, command: str, isolated_home: Path) -> None:
@@ -315,6 +323,7 @@ def test_cursor_fail_closed_from_an_older_install_is_removed(isolated_home: Path
         pytest.param("gemini", "fingerprint", id="gemini"),
         pytest.param("opencode", "v2", id="opencode"),
         pytest.param("factory", "droid", id="factory"),
+        pytest.param("qwen", "trusted", id="qwen"),
     ],
 )
 def test_install_says_what_to_do_before_the_hook_runs(

@@ -16,7 +16,17 @@ if TYPE_CHECKING:
     from dcg.hookio import HookRequest, Outcome
 
 # The names users pass to `dcg hook --agent` (decisions §9).
-AGENTS = ("claude", "codex", "gemini", "copilot", "cursor", "windsurf", "opencode", "factory")
+AGENTS = (
+    "claude",
+    "codex",
+    "gemini",
+    "copilot",
+    "cursor",
+    "windsurf",
+    "opencode",
+    "factory",
+    "qwen",
+)
 
 
 def adapter(name: str) -> ModuleType:
@@ -45,6 +55,9 @@ def detect(payload: object) -> str | None:
         return "windsurf"
     if event == "beforeShellExecution" or ("conversation_id" in payload and "command" in payload):
         return "cursor"
+    if event == "PreToolUse" and payload.get("tool_name") == "run_shell_command":
+        # Qwen Code, a Gemini CLI fork: Gemini's tool id with Claude Code's event name.
+        return "qwen"
     if event == "BeforeTool" or payload.get("tool_name") == "run_shell_command":
         return "gemini"
     if "tool_input" in payload:

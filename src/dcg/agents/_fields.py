@@ -47,6 +47,21 @@ DOCUMENTED: dict[str, tuple[dict[str, frozenset[str]], str, str]] = {
         "google-gemini/gemini-cli packages/core/src/hooks (decision ask since 2026-03)",
         "2026-12",
     ),
+    "qwen": (
+        {
+            "": frozenset({"hookSpecificOutput"}),
+            "hookSpecificOutput": frozenset(
+                {
+                    "hookEventName",
+                    "permissionDecision",
+                    "permissionDecisionReason",
+                    "additionalContext",
+                }
+            ),
+        },
+        "QwenLM/qwen-code docs/users/features/hooks.md, PreToolUse output options",
+        "2026-12",
+    ),
     "copilot": (
         {"": frozenset({"permissionDecision", "permissionDecisionReason"})},
         "docs.github.com Copilot CLI hooks reference, preToolUse output",

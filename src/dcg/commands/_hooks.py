@@ -16,7 +16,17 @@ from typing import NamedTuple
 
 from dcg.errors import DcgError
 
-AGENTS = ("claude", "codex", "gemini", "copilot", "cursor", "windsurf", "opencode", "factory")
+AGENTS = (
+    "claude",
+    "codex",
+    "gemini",
+    "copilot",
+    "cursor",
+    "windsurf",
+    "opencode",
+    "factory",
+    "qwen",
+)
 
 
 class Spec(NamedTuple):
@@ -74,6 +84,8 @@ SPECS: dict[str, Spec] = {
     "factory": Spec(
         ".factory/hooks.json", ".factory/hooks.json", (".factory",), ("droid",), _C, False
     ),
+    # Qwen Code: Gemini CLI's settings layout with Claude Code's PreToolUse event.
+    "qwen": Spec(".qwen/settings.json", ".qwen/settings.json", (".qwen",), ("qwen",), _C, False),
 }
 
 # The tool names each agent's matcher must cover for dcg to see every shell command.
@@ -82,12 +94,14 @@ SHELL_TOOLS: dict[str, tuple[str, ...]] = {
     "codex": ("Bash",),
     "gemini": ("run_shell_command",),
     "factory": ("Execute",),
+    "qwen": ("run_shell_command",),
 }
 MATCHERS = {
     "claude": "Bash|PowerShell",
     "codex": "^Bash$",
     "gemini": "run_shell_command",
     "factory": "Execute",
+    "qwen": "^run_shell_command$",
 }
 
 
@@ -197,6 +211,10 @@ def entry(agent: str, command: str) -> dict[str, object]:
         }
     if agent == "gemini":
         hook = {"name": "dcg", "type": "command", "command": command, "timeout": 5000}
+        return {"matcher": MATCHERS[agent], "hooks": [hook]}
+    if agent == "qwen":
+        # Qwen's timeout is in milliseconds.
+        hook = {"type": "command", "command": command, "name": "dcg", "timeout": 10000}
         return {"matcher": MATCHERS[agent], "hooks": [hook]}
     if agent == "cursor":
         # No failClosed: by two third-party descriptions, with failClosed a permission hook

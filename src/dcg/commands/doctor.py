@@ -46,6 +46,15 @@ def _payload(agent: str, command: str, cwd: str) -> str:
         }
         if agent == "codex":
             body["turn_id"] = "dcg-doctor"
+    elif agent == "qwen":
+        body = {
+            "session_id": "dcg-doctor",
+            "cwd": cwd,
+            "hook_event_name": "PreToolUse",
+            "permission_mode": "default",
+            "tool_name": "run_shell_command",
+            "tool_input": {"command": command},
+        }
     elif agent == "gemini":
         body = {
             "session_id": "dcg-doctor",
@@ -80,7 +89,7 @@ def stopped(agent: str, stdout: str, exit_code: int) -> bool:
         return False
     if not isinstance(body, dict):
         return False
-    if agent in ("claude", "codex", "factory"):
+    if agent in ("claude", "codex", "factory", "qwen"):
         specific = body.get("hookSpecificOutput")
         return isinstance(specific, dict) and specific.get("permissionDecision") == "deny"
     key = {"gemini": "decision", "copilot": "permissionDecision", "cursor": "permission"}

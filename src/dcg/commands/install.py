@@ -36,6 +36,7 @@ _NOTES = {
         "not run it (see dcg doctor)."
     ),
     "factory": "Restart droid; check the hook under /hooks.",
+    "qwen": "Restart qwen; project settings apply only in a folder you trusted.",
 }
 
 
