@@ -133,7 +133,11 @@ OUTCOMES["soft-ask"] = Outcome(
     fields={**OUTCOMES["soft-block"].fields},
     model_text=OUTCOMES["soft-block"].model_text,
     human_text=OUTCOMES["soft-block"].human_text,
-    summary="dcg: core.git:reset-hard (high) discards uncommitted changes. Run it?",
+    # As graduation builds it: the summary names the code, so where it goes matters.
+    summary=(
+        "dcg blocked core.git:reset-hard: `git reset --hard HEAD~1`. "
+        "To allow it: dcg confirm 7f3a"
+    ),
 )
 
 CASES = ("no-match", "warning", "soft-block", "hard-block", "soft-ask", "malformed", "error")

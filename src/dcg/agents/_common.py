@@ -82,3 +82,15 @@ def _codeless(key: str, value: object) -> object:
     if key == "allowOnceCommand":
         return "dcg allow-once"
     return value
+
+
+def ask_text(outcome: Outcome) -> str:
+    """The question of an agent's own permission prompt: for the person, without a code
+    (approving in the prompt needs none, and some agents echo the reason to the model)."""
+    match = outcome.match
+    one = " ".join(outcome.command.split())
+    if len(one) > 120:
+        one = one[:119] + "…"
+    if match is None:
+        return cap(f"dcg: `{one}` is destructive. Run it anyway?")
+    return cap(f"dcg: `{one}` matches {match.rule_id} ({match.severity}). Run it anyway?")

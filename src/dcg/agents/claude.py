@@ -6,7 +6,15 @@ import os
 
 from dcg import jsonfast
 from dcg.agents import _fields
-from dcg.agents._common import cap, command_text, detail_fields, error_reason, text, user_text
+from dcg.agents._common import (
+    ask_text,
+    cap,
+    command_text,
+    detail_fields,
+    error_reason,
+    text,
+    user_text,
+)
 from dcg.hookio import SOFT_BLOCK, WARNING, HookRequest, Reply
 
 TYPE_CHECKING = False
@@ -80,7 +88,7 @@ def reply_body(
     elif can_ask(request, outcome):
         # The reason of an `ask` is shown to the person in the prompt, not to the model.
         specific["permissionDecision"] = "ask"
-        specific["permissionDecisionReason"] = cap(outcome.summary or outcome.model_text)
+        specific["permissionDecisionReason"] = ask_text(outcome)
     else:
         specific["permissionDecision"] = "deny"
         specific["permissionDecisionReason"] = cap(outcome.model_text)
