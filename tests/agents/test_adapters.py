@@ -135,8 +135,7 @@ OUTCOMES["soft-ask"] = Outcome(
     human_text=OUTCOMES["soft-block"].human_text,
     # As graduation builds it: the summary names the code, so where it goes matters.
     summary=(
-        "dcg blocked core.git:reset-hard: `git reset --hard HEAD~1`. "
-        "To allow it: dcg confirm 7f3a"
+        "dcg blocked core.git:reset-hard: `git reset --hard HEAD~1`. To allow it: dcg confirm 7f3a"
     ),
 )
 
