@@ -376,3 +376,18 @@ def test_opencode_shim_blocks_under_node_and_keeps_the_code_out_of_the_error(
     [toast] = out["toasts"]
     code = re.search(r"Code: ([0-9a-f]{4})", toast)
     assert code is not None and code.group(1) not in error
+
+
+def test_opencode_plugin_from_an_older_dcg_is_moved_to_plugins(isolated_home: Path) -> None:
+    legacy = isolated_home / ".config" / "opencode" / "plugin" / "dcg.js"
+    _write(legacy, _hooks.owned_text("opencode", f"{EXE} hook --agent opencode"))
+    foreign = isolated_home / ".config" / "opencode" / "plugin" / "other.js"
+    _write(foreign, "export const Other = async () => ({});\n")
+    report = _install("opencode")
+    assert "removed the plugin an older dcg wrote" in report
+    assert not legacy.exists() and _path(isolated_home, "opencode").exists()
+    assert foreign.exists()
+    _write(legacy, _hooks.owned_text("opencode", f"{EXE} hook --agent opencode"))
+    _uninstall("opencode")
+    assert not legacy.exists() and not _path(isolated_home, "opencode").exists()
+    assert foreign.read_text() == "export const Other = async () => ({});\n"

@@ -105,6 +105,22 @@ MATCHERS = {
 }
 
 
+# Where an older dcg wrote a file it owns: install moves it, uninstall removes it too.
+LEGACY: dict[str, Spec] = {
+    "opencode": SPECS["opencode"]._replace(
+        user_path=".config/opencode/plugin/dcg.js", project_path=".opencode/plugin/dcg.js"
+    ),
+}
+
+
+def legacy_path(agent: str, *, home: str, cwd: str, project: bool) -> str | None:
+    """The older location of a dcg-owned file for ``agent``, None when it has none."""
+    spec = LEGACY.get(agent)
+    if spec is None:
+        return None
+    return os.path.join(cwd, spec.project_path) if project else os.path.join(home, spec.user_path)
+
+
 def settings_path(agent: str, *, home: str, cwd: str, project: bool) -> str:
     spec = SPECS[agent]
     return os.path.join(cwd, spec.project_path) if project else os.path.join(home, spec.user_path)

@@ -73,6 +73,9 @@ def install(
         path = _hooks.settings_path(agent, home=home, cwd=cwd, project=project)
         command = _hooks.hook_command(agent, exe)
         changes = _install_one(agent, path, command, dry_run=dry_run)
+        old = _hooks.legacy_path(agent, home=home, cwd=cwd, project=project)
+        if old is not None and _remove_owned(agent, old, dry_run=dry_run):
+            changes.append(f"removed the plugin an older dcg wrote: {old}")
         verb = "would change" if dry_run else "changed"
         if changes:
             changed_any = True
@@ -109,6 +112,16 @@ def _install_one(agent: str, path: str, command: str, *, dry_run: bool) -> list[
     if not dry_run:
         _write(path, _hooks.dump_json(settings), backup=current is not None)
     return changes
+
+
+def _remove_owned(agent: str, path: str, *, dry_run: bool) -> bool:
+    """Delete ``path`` when it is a file dcg wrote for ``agent``."""
+    text = _read(path)
+    if text is None or _hooks.owned_command(agent, text) is None:
+        return False
+    if not dry_run:
+        os.remove(path)
+    return True
 
 
 def _read(path: str) -> str | None:
