@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import io
 import json
+import time
+from pathlib import Path
 
 import pytest
 
@@ -301,3 +303,47 @@ def test_shape_is_stopped_through_the_hook_in_its_own_format(
 )
 def test_non_shell_tools_of_shared_shapes_get_no_opinion(payload: dict[str, object]) -> None:
     assert agents.read_request(payload, None) is None
+
+
+# Where each agent's person, and only the person, reads text (hook-protocols.md).
+_USER_ONLY = {
+    "claude": "systemMessage",
+    "codex": "systemMessage",
+    "factory": "systemMessage",
+    "gemini": "systemMessage",
+    "cursor": "user_message",
+    "opencode": "message",
+}
+
+
+@pytest.mark.parametrize(("agent", "payload", "shell"), SHAPES)
+def test_real_codes_reach_only_the_person(
+    agent: str, payload: dict[str, object], shell: str, isolated_home: Path
+) -> None:
+    """decisions.md 10.2 through the hook, with codes graduation really issued."""
+    import os
+
+    from dcg import paths
+    from dcg.state import codes
+
+    env = dict(os.environ, DCG_RESPONSE_MODE="standard")
+    replies = []
+    for _ in range(5):  # warning, warning, soft block, soft block, hard block
+        out, err = io.StringIO(), io.StringIO()
+        code = hook.main([], io.BytesIO(json.dumps(payload).encode()), out, err, env)
+        replies.append((code, out.getvalue(), err.getvalue()))
+    issued = [
+        str(r["short_code"])
+        for f in (paths.pending_file(), paths.allow_once_file())
+        for r in codes.live_codes(f, time.time())
+    ]
+    assert issued, "graduation issued no code"
+    channel = _USER_ONLY.get(agent)
+    seen_by_person = ""
+    for _, stdout, stderr in replies:
+        body = json.loads(stdout) if stdout.strip() else {}
+        model_side = json.dumps({k: v for k, v in body.items() if k != channel}) + stderr
+        assert not any(c in model_side for c in issued), (agent, model_side)
+        seen_by_person += str(body.get(channel, ""))
+    if channel is not None:
+        assert any(c in seen_by_person for c in issued)
