@@ -88,8 +88,9 @@ class Outcome(Frozen):
     the agent cannot ask. ``fields`` are the draft's JSON fields in order
     (``responseLevel``, ``sessionOccurrence``, …, ``ruleId``, ``packId``, ``severity``,
     ``confirmCode``/``allowOnceCode``, ``remediation``). ``model_text`` is what the
-    model reads (the deny reason or the warning context), ``human_text`` the draft's
-    stderr block, ``summary`` one line for a user-only notice.
+    model reads (the deny reason or the warning context) and never holds an approval
+    code; ``human_text`` (the draft's human block) and ``summary`` (one line) may hold the
+    code and go only to an agent's user-only channel (decisions.md 10.2).
     """
 
     __slots__ = (

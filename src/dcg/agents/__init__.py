@@ -1,8 +1,9 @@
 """Agent adapters: read each agent's hook payload and answer in its own protocol.
 
-One module per agent, each with ``NAME``, ``OUTPUT_FIELDS`` (every key it may write),
-``read(payload)``, ``render(request, outcome)`` and ``render_error(message)``. Modules
-are imported only when needed: this runs on the hook's hot path.
+One module per agent, each with ``NAME``, ``OUTPUT_FIELDS`` (its documented keys, from
+the one table in :mod:`dcg.agents._fields`), ``read(payload)``,
+``render(request, outcome, details)`` and ``render_error(message)``. Modules are imported
+only when needed: this runs on the hook's hot path.
 """
 
 from __future__ import annotations

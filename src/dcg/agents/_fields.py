@@ -2,7 +2,7 @@
 
 An adapter writes only the keys listed here for its agent, per JSON object path (``""``
 is the top level). Each entry names the documentation it rests on and when that was
-read; tests/agents/test_fields.py fails when an adapter writes anything else. The
+read; tests/agents/test_adapters.py fails when an adapter writes anything else. The
 draft's extra fields (:data:`DETAILS`) are added inside ``hookSpecificOutput`` only with
 ``[hook] details = true`` / ``DCG_HOOK_DETAILS=1``, and only for the agents in
 :data:`DETAILS_AGENTS` (never for a strict schema such as Codex's).
