@@ -13,6 +13,12 @@ import pytest
 from dcg import hook
 
 
+@pytest.fixture(autouse=True)
+def _hook_details(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read the draft's fields: ask the hook for them (decisions.md 10.9)."""
+    monkeypatch.setenv("DCG_HOOK_DETAILS", "1")
+
+
 def claude_payload(command: object, tool: str = "Bash", **extra: object) -> str:
     body: dict[str, object] = {
         "session_id": "e2e-session",
@@ -80,7 +86,11 @@ def test_matched_command_is_denied(dcg_exe: str, command: str, rule_id: str, sev
     reason = out["permissionDecisionReason"]
     assert rule_id in reason
     assert "ask the user" in reason.lower()
-    assert b"dcg" in proc.stderr and rule_id.encode() in proc.stderr
+    # The person's text is in the user-only systemMessage; stderr at exit 0 reaches only
+    # Claude Code's debug log, so nothing is written there (decisions.md 10.9).
+    message = json.loads(proc.stdout)["systemMessage"]
+    assert "dcg" in message and rule_id in message
+    assert proc.stderr == b""
 
 
 def test_bare_dcg_with_piped_stdin_is_the_hook(dcg_exe: str) -> None:

@@ -37,7 +37,8 @@ HISTORY_DEFAULTS: dict[str, object] = {
     "max_entries": 10000,
     "prune_on_startup": True,
 }
-HOOK_DEFAULTS: dict[str, object] = {"fail_open": False, "budget_ms": 200}
+# details: the draft's extra JSON fields for tooling (decisions.md 10.9); off by default.
+HOOK_DEFAULTS: dict[str, object] = {"fail_open": False, "budget_ms": 200, "details": False}
 PACKS_DEFAULTS: dict[str, object] = {"enabled": [], "disabled": []}
 
 MODES = ("paranoid", "strict", "standard", "lenient")
@@ -325,6 +326,9 @@ _FALSE = ("0", "false", "no", "off")
 
 
 def _apply_env(cfg: Config, env: Mapping[str, str], enabled: list[str]) -> None:
+    details = env.get("DCG_HOOK_DETAILS", "").strip().lower()
+    if details in _TRUE or details in _FALSE:
+        _set(cfg, "hook.details", details in _TRUE, "DCG_HOOK_DETAILS")
     packs = env.get("DCG_PACKS")
     if packs is not None:
         enabled.clear()

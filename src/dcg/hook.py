@@ -246,7 +246,7 @@ def evaluate_request(request: HookRequest, cfg: Config) -> Reply:
         mentions_pack = candidate_packs(scan_text(request.command), cfg.packs)
         if mentions_pack and not cfg.hook["fail_open"]:
             return agents.render_error(
-                request.agent, f"internal error: {type(exc).__name__}: {exc}"
+                request.agent, f"internal error: {type(exc).__name__}: {exc}", request.dialect
             )
         return Reply()
     if not evaluation.matches:
@@ -266,10 +266,12 @@ def respond_to(request: HookRequest, cfg: Config, match: Match) -> Reply:
         log_error(exc)
         if cfg.hook["fail_open"]:
             return Reply()
-        return agents.render_error(request.agent, f"internal error: {type(exc).__name__}: {exc}")
+        return agents.render_error(
+            request.agent, f"internal error: {type(exc).__name__}: {exc}", request.dialect
+        )
     if outcome is not None and cfg.broken:
         outcome = with_config_notice(outcome, cfg.broken)
-    reply = agents.render(request, outcome)
+    reply = agents.render(request, outcome, details=cfg.hook.get("details") is True)
     if cfg.notices:
         from dcg.state import files
 

@@ -94,7 +94,12 @@ def allowlist_command(rule_id: str) -> str:
 
 
 def fields(f: Facts) -> dict[str, object]:
-    """The draft's JSON fields for this level, plus packId, severity and remediation."""
+    """The draft's JSON fields for this level, plus packId, severity and remediation.
+
+    Agents receive them only with ``[hook] details`` (decisions.md 10.9), and then
+    without the codes (:func:`dcg.agents._common.detail_fields`): an agent may hand them
+    to the model (decisions.md 10.2).
+    """
     out: dict[str, object] = {"responseLevel": f.level, "sessionOccurrence": f.session_count}
     if f.level != "hard_block":
         out["sessionThreshold"] = f.session_threshold
@@ -232,18 +237,19 @@ def model_text(f: Facts) -> str:
             "it will be blocked. " + _NO_WORKAROUND.replace("Do not try", "If blocked, do not try")
         )
     text = f"BLOCKED by dcg: {_about(f)} {_NO_WORKAROUND}"
-    if not f.code:
-        return text + " " + _NO_CODE
+    # No approval code here (decisions.md 10.2): the model reads this text, and only a
+    # person may approve. The code goes to the agent's user-only channel, or nowhere.
     if f.level == "soft_block":
         return (
-            text + f" If the user wants it run, they can approve it by running "
-            f"`dcg confirm {f.code}` in their own terminal; then re-run exactly the same "
+            text + " If the user wants it run, ask them to run `dcg confirm` in their own "
+            "terminal (not through you) and pick this command; then re-run exactly the same "
             "command in the same directory (valid once, for 5 minutes)."
         )
     return (
-        text + f" Only the user can allow it: by running `dcg allow-once {f.code}` in "
-        "their own terminal (then re-run exactly the same command in the same directory), "
-        f"or by adding it to their allowlist (`{allowlist_command(f.rule_id)}`)."
+        text + " Only the user can allow it: ask them to run `dcg allow-once` in their own "
+        "terminal (not through you) and pick this command, then re-run exactly the same "
+        "command in the same directory; or they can add it to their allowlist "
+        f"(`{allowlist_command(f.rule_id)}`)."
     )
 
 

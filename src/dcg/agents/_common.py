@@ -93,3 +93,47 @@ def patch_paths(patch: str) -> list[str]:
             if line.startswith(head):
                 out.append(line[len(head) :].strip())
     return out
+
+
+def user_text(outcome: Outcome) -> str:
+    """What the person reads in an agent's user-only channel: the draft's human block
+    (with the approval code), else the one-line summary; empty when dcg stays quiet."""
+    return cap(outcome.human_text.strip() or outcome.summary)
+
+
+def detail_fields(outcome: Outcome) -> dict[str, object]:
+    """The draft's fields for ``[hook] details``, without the approval codes.
+
+    An agent may show these fields to the model, which must never read a code
+    (decisions.md 10.2); the remediation names the command without it.
+    """
+    from dcg.agents._fields import DETAILS
+
+    out: dict[str, object] = {}
+    for key, value in outcome.fields.items():
+        if key not in DETAILS:
+            continue
+        if key == "remediation" and isinstance(value, dict):
+            value = {k: _codeless(k, v) for k, v in value.items()}
+        out[key] = value
+    return out
+
+
+def _codeless(key: str, value: object) -> object:
+    if key == "confirmCommand":
+        return "dcg confirm"
+    if key == "allowOnceCommand":
+        return "dcg allow-once"
+    return value
+
+
+def ask_text(outcome: Outcome) -> str:
+    """The question of an agent's own permission prompt: for the person, without a code
+    (approving in the prompt needs none, and some agents echo the reason to the model)."""
+    match = outcome.match
+    one = " ".join(outcome.command.split())
+    if len(one) > 120:
+        one = one[:119] + "…"
+    if match is None:
+        return cap(f"dcg: `{one}` is destructive. Run it anyway?")
+    return cap(f"dcg: `{one}` matches {match.rule_id} ({match.severity}). Run it anyway?")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dcg.agents import _fields
 from dcg.agents._common import cap, command_text, error_reason, file_request, human_stderr, text
 from dcg.hookio import WARNING, HookRequest, Reply
 
@@ -12,7 +13,7 @@ if TYPE_CHECKING:
 NAME = "windsurf"
 
 # Windsurf reads no JSON from a hook: stdout stays empty.
-OUTPUT_FIELDS: dict[str, frozenset[str]] = {}
+OUTPUT_FIELDS: dict[str, frozenset[str]] = _fields.fields(NAME)
 
 
 def read(payload: dict[str, object]) -> HookRequest | None:
@@ -36,7 +37,9 @@ def read(payload: dict[str, object]) -> HookRequest | None:
     )
 
 
-def render(request: HookRequest, outcome: Outcome) -> Reply:
+def render(request: HookRequest, outcome: Outcome, details: bool = False) -> Reply:
+    # Windsurf has no user-only channel: stderr with show_output is seen by the model too,
+    # so no approval code is ever written (the reason tells the agent to ask the person).
     if outcome.level == WARNING:
         # With show_output the user sees it; the command proceeds.
         return Reply("", human_stderr(outcome), 0)

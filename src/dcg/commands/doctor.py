@@ -35,17 +35,26 @@ class Finding(NamedTuple):
 
 def _payload(agent: str, command: str, cwd: str) -> str:
     """A ``PreToolUse``-style payload for ``command`` in ``agent``'s own format."""
-    if agent in ("claude", "codex"):
+    if agent in ("claude", "codex", "factory"):
         body: dict[str, object] = {
             "session_id": "dcg-doctor",
             "cwd": cwd,
             "hook_event_name": "PreToolUse",
             "permission_mode": "default",
-            "tool_name": "Bash",
+            "tool_name": "Execute" if agent == "factory" else "Bash",
             "tool_input": {"command": command},
         }
         if agent == "codex":
             body["turn_id"] = "dcg-doctor"
+    elif agent == "qwen":
+        body = {
+            "session_id": "dcg-doctor",
+            "cwd": cwd,
+            "hook_event_name": "PreToolUse",
+            "permission_mode": "default",
+            "tool_name": "run_shell_command",
+            "tool_input": {"command": command},
+        }
     elif agent == "gemini":
         body = {
             "session_id": "dcg-doctor",
@@ -80,7 +89,7 @@ def stopped(agent: str, stdout: str, exit_code: int) -> bool:
         return False
     if not isinstance(body, dict):
         return False
-    if agent in ("claude", "codex"):
+    if agent in ("claude", "codex", "factory", "qwen"):
         specific = body.get("hookSpecificOutput")
         return isinstance(specific, dict) and specific.get("permissionDecision") == "deny"
     key = {"gemini": "decision", "copilot": "permissionDecision", "cursor": "permission"}
@@ -164,6 +173,8 @@ def check_agent(agent: str, path: str, cwd: str) -> list[Finding]:
     ok, detail = self_test(agent, command, cwd)
     fix = "" if ok else "run `dcg test 'git reset --hard'` and check `dcg config response`"
     out.append(Finding(scope, "self-test", ok, not ok, detail, fix))
+    if agent == "opencode":
+        out.append(opencode_loads(opencode_version()))
     return out
 
 
@@ -185,6 +196,35 @@ def check_hook_options(scope: str, command: str, fix: str) -> list[Finding]:
     notices: list[str] = []
     parse_flags(words[words.index("hook") + 1 :], notices)
     return [Finding(scope, "hook options", False, True, n, fix) for n in notices]
+
+
+def opencode_version() -> str | None:
+    """The installed OpenCode's version (``opencode --version``), None when not found."""
+    exe = shutil.which("opencode")
+    if exe is None:
+        return None
+    try:
+        run = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    words = (run.stdout.strip() or run.stderr.strip()).split()
+    return words[-1].lstrip("v") if words else None
+
+
+def opencode_loads(version: str | None) -> Finding:
+    """Whether dcg's plugin (a v1 plugin) will load in the OpenCode found.
+
+    OpenCode v2 runs only plugins that default-export ``Plugin.define``; dcg has no v2
+    plugin yet, so a v2 install is reported as unguarded.
+    """
+    if version is None:
+        detail = "OpenCode version unknown (`opencode --version` not found); the plugin loads in v1"
+        return Finding("opencode", "plugin loads", True, False, detail, "")
+    major = version.split(".", 1)[0]
+    if major.isdigit() and int(major) >= 2:
+        detail = f"OpenCode {version} (v2) does not run dcg's v1 plugin: commands are not checked"
+        return Finding("opencode", "plugin loads", False, True, detail, "use OpenCode 1.x with dcg")
+    return Finding("opencode", "plugin loads", True, False, f"OpenCode {version}: v1 plugin", "")
 
 
 def _read(path: str) -> str | None:
