@@ -75,14 +75,21 @@ def parse_duration(text: str) -> int:
 
 class Config:
     """The merged configuration. ``response``/``history``/``hook`` are plain dicts with
-    durations converted to seconds; ``problems`` lists one line per issue found."""
+    durations converted to seconds; ``problems`` lists one line per issue found.
 
-    __slots__ = ("history", "hook", "packs", "problems", "response", "sources")
+    ``response["packs"]`` holds the per-pack and per-rule modes as
+    ``{selector: {"mode": mode, "source": where}}``, from ``[response.packs."SEL"]`` and
+    ``[response.rules."SEL"]`` alike (graduation picks the longest matching selector).
+    ``origins`` says where each ``section.key`` that is not a default came from.
+    """
+
+    __slots__ = ("history", "hook", "origins", "packs", "problems", "response", "sources")
 
     def __init__(self) -> None:
         self.packs: list[str] = list(CORE)
         self.response: dict[str, object] = dict(RESPONSE_DEFAULTS)
         self.response["packs"] = {}
+        self.origins: dict[str, str] = {}
         self.history: dict[str, object] = dict(HISTORY_DEFAULTS)
         self.hook: dict[str, object] = dict(HOOK_DEFAULTS)
         self.problems: list[str] = []
@@ -193,8 +200,8 @@ def _apply(
             if dotted in USER_ONLY and kind not in ("user", "system"):
                 cfg.problems.append(f"{path}: ignoring {dotted}: only the user config may set it")
                 continue
-            if section == "response" and key == "packs":
-                _apply_pack_modes(cfg, path, value)
+            if section == "response" and key in ("packs", "rules"):
+                _apply_pack_modes(cfg, path, key, value)
                 continue
             defaults = SECTIONS[section]
             if key not in defaults:
@@ -210,18 +217,45 @@ def _apply(
             _set(cfg, dotted, value, path)
 
 
-def _apply_pack_modes(cfg: Config, path: str, value: object) -> None:
+def _apply_pack_modes(cfg: Config, path: str, key: str, value: object) -> None:
+    """``[response.packs."SEL"]`` / ``[response.rules."SEL"]`` → ``response["packs"]``."""
     modes = cfg.response["packs"]
     assert isinstance(modes, dict)
     if not isinstance(value, dict):
-        cfg.problems.append(f"{path}: response.packs must be a table of selectors")
+        cfg.problems.append(f"{path}: response.{key} must be a table of selectors")
         return
     for selector, body in value.items():
-        mode = body.get("mode") if isinstance(body, dict) else None
-        if mode not in MODES:
-            cfg.problems.append(f"{path}: response.packs.{selector!r} needs mode = one of {MODES}")
+        sel = str(selector).strip()
+        where = f"{path}: [response.{key}.{_quote(sel)}]"
+        if not isinstance(body, dict) or body.get("mode") not in MODES:
+            cfg.problems.append(f"{where} needs mode = one of {', '.join(MODES)}")
             continue
-        modes[str(selector)] = mode
+        extra = sorted(set(body) - {"mode"})
+        if extra:
+            cfg.problems.append(f"{where}: unknown key {extra[0]!r} (only mode)")
+        problem = _check_selector(sel, rule=key == "rules")
+        if problem:
+            cfg.problems.append(f"{where}: {problem}")
+            continue
+        modes[sel] = {"mode": body["mode"], "source": path}
+
+
+def _quote(selector: str) -> str:
+    return f'"{selector}"'
+
+
+def _check_selector(selector: str, *, rule: bool) -> str | None:
+    """Why a mode selector can never match, or None. Rule names are checked by doctor."""
+    from dcg.packs import all_ids
+
+    pack_id, colon, name = selector.partition(":")
+    if rule and not (colon and name):
+        return "a rule selector is pack.id:rule-name (use [response.packs] for packs)"
+    ids = all_ids()
+    if any(p == pack_id or p.startswith(pack_id + ".") for p in ids):
+        return None
+    categories = sorted({p.split(".")[0] for p in ids})
+    return f"no pack or category {pack_id!r}{_suggest(pack_id, [*ids, *categories])}"
 
 
 def _set(cfg: Config, dotted: str, value: object, origin: str) -> None:
@@ -248,6 +282,7 @@ def _set(cfg: Config, dotted: str, value: object, origin: str) -> None:
         cfg.problems.append(f"{origin}: {dotted} must be a positive integer")
         return
     target[key] = value
+    cfg.origins[dotted] = origin
 
 
 _TRUE = ("1", "true", "yes", "on")
@@ -292,6 +327,7 @@ def _apply_flags(cfg: Config, flags: Mapping[str, object], enabled: list[str]) -
             _set(cfg, dotted, value, f"--{flag.replace('_', '-')}")
     if flags.get("no_warnings"):
         cfg.response["show_warnings"] = False
+        cfg.origins["response.show_warnings"] = "--no-warnings"
 
 
 def _finish(cfg: Config, enabled: list[str], disabled: list[str]) -> None:

@@ -40,6 +40,21 @@ _VALUE_FLAGS = {
 }
 
 
+HELP = """\
+usage: dcg hook [--agent NAME] [--mode MODE] [--no-warnings|--quiet]
+                [--session-threshold N] [--history-threshold N]
+
+Read one agent hook payload (JSON) on stdin and answer it in that agent's protocol.
+Agents run this; a person runs `dcg test` or `dcg explain` instead.
+
+  --agent NAME           claude (default), codex, gemini, copilot, cursor, windsurf, opencode
+  --mode MODE            paranoid, strict, standard or lenient for this call
+  --no-warnings, --quiet do not print warning notices
+  --session-threshold N  occurrences in a session before a soft block
+  --history-threshold N  occurrences in the history window before a hard block
+"""
+
+
 class HookUsageError(Exception):
     pass
 
@@ -63,7 +78,7 @@ def parse_flags(argv: Sequence[str]) -> dict[str, object]:
                 flags[key] = int(value)
             else:
                 flags[key] = value
-        elif arg == "--no-warnings":
+        elif arg in ("--no-warnings", "--quiet"):
             flags["no_warnings"] = True
         else:
             raise HookUsageError(f"unknown option {arg!r}")
@@ -80,6 +95,10 @@ def main(
     out = sys.stdout if stdout is None else stdout
     err = sys.stderr if stderr is None else stderr
     env = os.environ if environ is None else environ
+    if "--help" in argv or "-h" in argv:
+        # Answered before stdin is read: a person asking for help must not wait on input.
+        out.write(HELP)
+        return 0
     try:
         flags = parse_flags(argv)
     except HookUsageError as exc:

@@ -1,0 +1,240 @@
+"""Every subcommand and documented flag, run as the installed ``dcg`` (a pty where a person is)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from dcgrun import Dcg, decision
+
+from dcg import cli, paths
+
+DETAILS = {"DCG_HOOK_DETAILS": "1"}
+
+
+def _subparsers(parser: argparse.ArgumentParser) -> list[tuple[str, argparse.ArgumentParser]]:
+    out = []
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for name, child in action.choices.items():
+                out.append((name, child))
+                out += [(f"{name} {n}", c) for n, c in _subparsers(child)]
+    return out
+
+
+def test_no_subcommand_option_collides_with_the_top_level_parser() -> None:
+    parser = cli.build_parser()
+    top = {a.dest for a in parser._actions if a.dest != "help"}
+    for name, sub in _subparsers(parser):
+        for action in sub._actions:
+            assert action.dest not in top, f"`dcg {name}` option {action.option_strings} "
+            f"writes {action.dest!r}, a top-level destination"
+
+
+def test_every_subcommand_has_a_handler() -> None:
+    names = {n for n, _ in _subparsers(cli.build_parser()) if " " not in n}
+    assert names - {"hook"} == set(cli.COMMANDS)
+
+
+# --- allowlist: the acceptance test -------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("add", "remove", "command"),
+    [
+        pytest.param(
+            ("core.git:reset-hard", "--user"),
+            ("core.git:reset-hard", "--user"),
+            "git reset --hard",
+            id="rule",
+        ),
+        pytest.param(("core.git:*",), ("core.git:*", "--user"), "git reset --hard", id="pack"),
+        pytest.param(
+            ("--command", "rm -rf src/old", "--user"),
+            ("--command", "rm  -rf src/old"),
+            "rm -rf src/old",
+            id="command",
+        ),
+        pytest.param(
+            ("--user", "--command", "git clean -fdx", "--reason", "ci"),
+            ("--command", "git clean -fdx", "--user"),
+            "git clean -fdx",
+            id="command-flags-first",
+        ),
+    ],
+)
+def test_allowlist_add_lets_the_hook_pass_and_remove_brings_the_block_back(
+    run: Dcg, add: tuple[str, ...], remove: tuple[str, ...], command: str
+) -> None:
+    paranoid = ("--mode", "paranoid")
+    assert decision(run.hook(command, args=paranoid, env=DETAILS)) == "hard_block"
+    added = run("allowlist", "add", *add, tty=True)
+    assert added.code == 0, added
+    assert "Allowlisted" in added.out
+    assert Path(paths.allowlist_file()).is_file()
+    assert decision(run.hook(command, args=paranoid, env=DETAILS)) == "pass"
+    listed = json.loads(run("allowlist", "list", "--json").out)
+    assert len(listed["entries"]) == 1
+    removed = run("allowlist", "remove", *remove)
+    assert removed.code == 0, removed
+    assert "Removed 1 entry" in removed.out
+    assert json.loads(run("allowlist", "list", "--json").out)["entries"] == []
+    assert decision(run.hook(command, args=paranoid, env=DETAILS)) == "hard_block"
+
+
+def test_allowlisted_command_is_only_that_command(run: Dcg) -> None:
+    assert run("allowlist", "add", "--command", "rm -rf lib", tty=True).code == 0
+    assert decision(run.hook("rm -rf lib", env=DETAILS)) == "pass"
+    assert decision(run.hook("rm -rf src", env=DETAILS)) == "warning"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        pytest.param(("add", "core.git:reset-hard"), "must be run by a person", id="no-tty"),
+        pytest.param(("add", "core.git:nope"), "has no rule 'nope'", id="unknown-rule"),
+        pytest.param(("add", "nope.pack:*"), "unknown pack", id="unknown-pack"),
+        pytest.param(("add",), "give either a rule id", id="nothing"),
+        pytest.param(("remove", "core.git:reset-hard"), "no allowlist entry", id="remove-missing"),
+    ],
+)
+def test_allowlist_errors(run: Dcg, args: tuple[str, ...], message: str) -> None:
+    result = run("allowlist", *args, tty=args != ("add", "core.git:reset-hard"))
+    assert result.code == 2, result
+    assert message in result.err and result.err.count("\n") == 1
+
+
+def test_allowlist_add_expires_and_reason_are_listed(run: Dcg) -> None:
+    args = ("allowlist", "add", "core.git:push-force", "--reason", "release", "--expires", "7d")
+    assert run(*args, tty=True).code == 0
+    (entry,) = json.loads(run("allowlist", "list", "--json").out)["entries"]
+    assert entry["reason"] == "release" and entry["expires_at"] and entry["active"]
+    table = run("allowlist", "list").out
+    assert "core.git:push-force" in table and "release" in table
+
+
+def test_system_allowlist(run: Dcg) -> None:
+    added = run("allowlist", "add", "core.git:reset-hard", "--system", tty=True)
+    assert added.code == 0, added
+    assert Path(paths.system_allowlist_file()).is_file()
+    assert json.loads(run("allowlist", "list", "--json").out)["entries"][0]["scope"] == "system"
+    assert run("allowlist", "remove", "core.git:reset-hard", "--system").code == 0
+
+
+# --- global flags ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "level"),
+    [
+        pytest.param(("--mode=paranoid", "test"), "hard_block", id="global-mode-equals"),
+        pytest.param(("--mode", "paranoid", "test"), "hard_block", id="global-mode"),
+        pytest.param(("test", "--mode", "strict"), "warning", id="own-mode"),
+        pytest.param(("--mode=paranoid", "test", "--mode", "strict"), "warning", id="own-wins"),
+        pytest.param(
+            ("--session-threshold=1", "--mode=strict", "test"), "soft_block", id="threshold"
+        ),
+    ],
+)
+def test_global_flags_before_the_subcommand(run: Dcg, args: tuple[str, ...], level: str) -> None:
+    result = run(*args, "--json", "git reset --hard")
+    assert result.code == 1, result
+    assert json.loads(result.out)["responseLevel"] == level
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        pytest.param(("--mode=paranoid",), id="bare-dcg"),
+        pytest.param(("--mode=paranoid", "hook"), id="before-hook"),
+        pytest.param(("hook", "--mode=paranoid"), id="hook-flag"),
+    ],
+)
+def test_global_mode_reaches_the_hook(run: Dcg, args: tuple[str, ...]) -> None:
+    payload = json.dumps(
+        {"session_id": "g", "cwd": str(run.cwd), "tool_name": "Bash"}
+        | {"tool_input": {"command": "git reset --hard"}}
+    )
+    result = run(*args, stdin=payload, env=DETAILS)
+    assert json.loads(result.out)["hookSpecificOutput"]["responseLevel"] == "hard_block"
+
+
+@pytest.mark.parametrize("flag", ["--no-warnings", "--quiet"])
+def test_no_warnings_and_quiet_silence_the_hook_warning(run: Dcg, flag: str) -> None:
+    loud = run.hook("git reset --hard", session="loud", env=DETAILS)
+    assert "systemMessage" in json.loads(loud.out)
+    for args in ((flag, "hook"), ("hook", flag)):
+        payload = {
+            "session_id": f"quiet{args[0]}",
+            "cwd": str(run.cwd),
+            "tool_name": "Bash",
+            "tool_input": {"command": "git reset --hard"},
+        }
+        quiet = run(*args, stdin=json.dumps(payload), env=DETAILS)
+        out = json.loads(quiet.out)
+        assert out["hookSpecificOutput"]["responseLevel"] == "warning"
+        assert "systemMessage" not in out and quiet.err == ""
+
+
+def test_global_flags_reach_config_response(run: Dcg) -> None:
+    doc = json.loads(
+        run("--mode=lenient", "--history-threshold=9", "config", "response", "--json").out
+    )
+    assert doc["response"]["mode"] == "lenient" and doc["response"]["history_threshold"] == 9
+    sources = {row["key"]: row["source"] for row in doc["settings"]}
+    assert (
+        sources["response.mode"] == "--mode" and sources["response.session_threshold"] == "default"
+    )
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        pytest.param(("--mode=sometimes", "test", "ls"), id="bad-mode"),
+        pytest.param(("--session-threshold=0", "test", "ls"), id="bad-threshold"),
+        pytest.param(("--frobnicate", "test", "ls"), id="unknown-flag"),
+    ],
+)
+def test_bad_global_flags_are_usage_errors(run: Dcg, args: tuple[str, ...]) -> None:
+    result = run(*args)
+    assert result.code == 2 and "usage: dcg" in result.err
+
+
+# --- hook help, completions ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("flag", ["--help", "-h"])
+def test_hook_help_prints_help_without_reading_stdin(run: Dcg, flag: str) -> None:
+    # stdin is a terminal that never ends: reading it would hang until the timeout.
+    result = run("hook", flag, tty=True)
+    assert result.code == 0
+    assert result.out.startswith("usage: dcg hook") and "--agent NAME" in result.out
+
+
+def test_bash_completions_complete_subcommands_and_options(run: Dcg) -> None:
+    script = run("completions", "bash").out
+    probe = (
+        script
+        + 'for line in "dcg allow" "dcg allowlist add --c" "dcg --mode x conf" "dcg hook --ag"\n'
+        "do\n"
+        '  read -ra COMP_WORDS <<< "$line"; COMP_CWORD=$((${#COMP_WORDS[@]}-1)); _dcg\n'
+        '  echo "${COMPREPLY[*]}"\n'
+        "done\n"
+    )
+    out = subprocess.run(["bash", "-c", probe], capture_output=True, text=True, check=True).stdout
+    assert out.splitlines() == ["allow-once allowlist", "--command", "confirm config", "--agent"]
+
+
+@pytest.mark.parametrize("shell", ["zsh", "fish"])
+def test_other_shell_completions(run: Dcg, shell: str) -> None:
+    result = run("completions", shell)
+    assert result.code == 0
+    assert "allowlist" in result.out and "with-packs" in result.out
+    binary = shutil.which(shell)
+    if binary:  # check the syntax where the shell is installed
+        check = ["zsh", "-n"] if shell == "zsh" else ["fish", "--no-execute"]
+        subprocess.run([*check, "-c", result.out], check=True)
