@@ -238,3 +238,67 @@ def test_other_shell_completions(run: Dcg, shell: str) -> None:
     if binary:  # check the syntax where the shell is installed
         check = ["zsh", "-n"] if shell == "zsh" else ["fish", "--no-execute"]
         subprocess.run([*check, "-c", result.out], check=True)
+
+
+# --- install / uninstall ---------------------------------------------------------------------
+
+AGENT_FILES = {
+    "claude": ".claude/settings.json",
+    "codex": ".codex/hooks.json",
+    "gemini": ".gemini/settings.json",
+    "copilot": ".copilot/hooks/dcg.json",
+    "cursor": ".cursor/hooks.json",
+    "windsurf": ".codeium/windsurf/hooks.json",
+    "opencode": ".config/opencode/plugins/dcg.js",
+}
+
+
+def test_install_all_with_one_commented_file_installs_the_other_six(run: Dcg) -> None:
+    home = Path.home()
+    gemini = home / AGENT_FILES["gemini"]
+    gemini.parent.mkdir(parents=True)
+    text = '{\n  // my theme\n  "theme": "GitHub"\n}\n'
+    gemini.write_text(text)
+    result = run("install", "--all")
+    assert result.code == 1, result
+    assert "gemini: NOT installed" in result.out and "add this to" in result.out
+    assert '"BeforeTool"' in result.out and f"{run.exe} hook --agent gemini" in result.out
+    assert "6 of 7 agents installed; not gemini" in result.out
+    assert gemini.read_text() == text
+    for agent, rel in AGENT_FILES.items():
+        if agent != "gemini":
+            assert run.exe in (home / rel).read_text(), agent
+    # The hook the agents now run is this dcg, and it works.
+    paranoid = run.hook("git reset --hard", args=("--mode", "paranoid"), env=DETAILS)
+    assert decision(paranoid) == "hard_block"
+
+
+def test_install_dry_run_prints_diffs_and_writes_nothing(run: Dcg) -> None:
+    claude = Path.home() / AGENT_FILES["claude"]
+    claude.parent.mkdir(parents=True)
+    claude.write_text('{\n  "model": "opus"\n}\n')
+    result = run("install", "--agent", "claude", "--agent", "cursor", "--dry-run")
+    assert result.code == 0, result
+    assert f"--- {claude}" in result.out and '+  "hooks": {' in result.out
+    assert "--- /dev/null" in result.out and '"beforeShellExecution"' in result.out
+    assert claude.read_text() == '{\n  "model": "opus"\n}\n'
+    assert not (Path.home() / AGENT_FILES["cursor"]).exists()
+
+
+def test_uninstall_after_install_leaves_the_home_as_it_was(run: Dcg) -> None:
+    home = Path.home()
+    before = sorted(home.rglob("*"))
+    assert run("install", "--all").code == 0
+    result = run("uninstall", "--all")
+    assert result.code == 0, result
+    assert sorted(home.rglob("*")) == before
+
+
+def test_project_install_is_portable(run: Dcg) -> None:
+    result = run("install", "--project", "--agent", "claude")
+    assert result.code == 0, result
+    assert "as found on PATH" in result.out
+    data = json.loads((run.cwd / ".claude" / "settings.json").read_text())
+    assert data["hooks"]["PreToolUse"][0]["hooks"][0]["command"] == "dcg hook"
+    assert run("uninstall", "--project", "--agent", "claude").code == 0
+    assert not (run.cwd / ".claude").exists()
