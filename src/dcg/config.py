@@ -36,6 +36,7 @@ HISTORY_DEFAULTS: dict[str, object] = {
     "max_age": "30d",
     "max_entries": 10000,
     "prune_on_startup": True,
+    "record_commands": True,
 }
 HOOK_DEFAULTS: dict[str, object] = {"fail_open": False, "budget_ms": 200}
 PACKS_DEFAULTS: dict[str, object] = {"enabled": [], "disabled": []}

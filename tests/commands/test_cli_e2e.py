@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -14,6 +15,7 @@ from dcgrun import Dcg, decision
 from dcg import cli, paths
 
 DETAILS = {"DCG_HOOK_DETAILS": "1"}
+COLOUR = re.compile(r"\x1b\[[\d;]*(?:3[0-7]|9[0-7]|38)[;m]")
 
 
 def _subparsers(parser: argparse.ArgumentParser) -> list[tuple[str, argparse.ArgumentParser]]:
@@ -302,3 +304,81 @@ def test_project_install_is_portable(run: Dcg) -> None:
     assert data["hooks"]["PreToolUse"][0]["hooks"][0]["command"] == "dcg hook"
     assert run("uninstall", "--project", "--agent", "claude").code == 0
     assert not (run.cwd / ".claude").exists()
+
+
+# --- test / explain ---------------------------------------------------------------------------
+
+
+def _user_config(text: str) -> Path:
+    path = Path(paths.user_config())
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+    return path
+
+
+@pytest.mark.parametrize("subcommand", ["test", "explain"])
+def test_unknown_pack_in_config_warns_and_keeps_working(run: Dcg, subcommand: str) -> None:
+    _user_config('[packs]\nenabled = ["databse", "kubernetes"]\n')
+    result = run(subcommand, "--json", "kubectl delete namespace prod")
+    assert result.code == (1 if subcommand == "test" else 0), result
+    assert "dcg: warning: unknown pack 'databse' (did you mean 'database'?)" in result.err
+    assert json.loads(result.out)["matches"][0]["ruleId"].startswith("kubernetes.")
+    hook = run.hook("kubectl delete namespace prod", env=DETAILS)
+    assert decision(hook) == "hard_block"  # critical
+
+
+def test_unknown_pack_on_the_command_line_is_an_error(run: Dcg) -> None:
+    result = run("test", "--with-packs", "databse", "ls")
+    assert result.code == 2 and "unknown pack 'databse'" in result.err
+
+
+def test_explain_counts_and_window_as_recorded(run: Dcg) -> None:
+    for _ in range(2):
+        run.hook("git reset --hard", session="explain")
+    data = json.loads(run("explain", "--json", "git reset --hard").out)["graduation"]
+    # explain runs in its own (shell) session: the two agent uses are history only.
+    assert (data["sessionCount"], data["historyCount"]) == (0, 2)
+    assert data["historyWindow"] == "24h"
+    text = run("explain", "git reset --hard").out
+    assert "None" not in text
+    assert "  History count:     2\n" in text and "  History window:    24h\n" in text
+    assert "Recommendation" not in text
+
+
+def test_explain_recommendation_counts_this_sessions_uses(run: Dcg) -> None:
+    # A person's own shell session: `dcg hook` from the same parent shell as explain.
+    script = (
+        f"for i in 1 2 3; do {run.exe} hook < payload.json > /dev/null; done; "
+        f"{run.exe} explain 'git reset --hard'"
+    )
+    payload = {"cwd": "/work/x", "tool_name": "Bash", "tool_input": {"command": "git reset --hard"}}
+    (run.cwd / "payload.json").write_text(json.dumps(payload))
+    out = subprocess.run(
+        ["sh", "-c", script], cwd=run.cwd, capture_output=True, text=True, check=True
+    ).stdout
+    assert "  Session count:     3\n" in out
+    assert "This command has been used 3 times this session." in out
+
+
+@pytest.mark.parametrize(
+    ("args", "label"),
+    [
+        pytest.param(("test", "git reset --hard"), "DESTRUCTIVE", id="test"),
+        pytest.param(("explain", "git reset --hard"), "Pattern:", id="explain"),
+    ],
+)
+def test_colour_on_a_terminal_only(run: Dcg, args: tuple[str, ...], label: str) -> None:
+    coloured = run.terminal(*args)
+    assert COLOUR.search(coloured.out) and label in coloured.out
+    assert not COLOUR.search(run.terminal(*args, env={"NO_COLOR": "1"}).out)
+    piped = run(*args)
+    assert "\x1b[" not in piped.out and label in piped.out
+
+
+def test_long_values_wrap_under_themselves_on_a_terminal(run: Dcg) -> None:
+    out = run.terminal("test", "git reset --hard", env={"COLUMNS": "60", "NO_COLOR": "1"}).out
+    out = re.sub(r"\x1b\[[\d;]*m", "", out)
+    lines = [line for line in out.splitlines() if line.strip()]
+    assert all(len(line.rstrip()) <= 60 for line in lines), out
+    reason = lines.index(next(line for line in lines if line.lstrip().startswith("reason")))
+    assert lines[reason + 1].startswith(" " * 13) and not lines[reason + 1][13].isspace()
