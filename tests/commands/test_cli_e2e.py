@@ -382,3 +382,27 @@ def test_long_values_wrap_under_themselves_on_a_terminal(run: Dcg) -> None:
     assert all(len(line.rstrip()) <= 60 for line in lines), out
     reason = lines.index(next(line for line in lines if line.lstrip().startswith("reason")))
     assert lines[reason + 1].startswith(" " * 13) and not lines[reason + 1][13].isspace()
+
+
+# --- session, history, stats, config ----------------------------------------------------------
+
+
+def test_session_by_the_agents_own_id(run: Dcg) -> None:
+    run.hook("git reset --hard", session="claude-abc-123")
+    run.hook("git push --force", session="other-session")
+    listed = json.loads(run("session", "--json").out)["sessions"]
+    assert len(listed) == 2
+    mine = json.loads(run("session", "--id", "claude-abc-123", "--json").out)["sessions"]
+    assert [d["occurrences"] for d in mine] == [{"core.git:reset-hard": 1}]
+    prefix = str(mine[0]["session_id"])[:8]
+    assert json.loads(run("session", "--id", prefix, "--json").out)["sessions"] == mine
+    table = run("session", "--id", "claude-abc-123").out
+    assert "core.git:reset-hard" in table and "core.git:push-force" not in table
+    missing = run("session", "--id", "nope")
+    assert missing.code == 2 and "no live session with id nope" in missing.err
+    assert run("session", "clear", "--id", "claude-abc-123").code == 2  # needs a terminal
+    cleared = run("session", "clear", "--id", "claude-abc-123", tty=True)
+    assert cleared.code == 0 and "Cleared 1 session" in cleared.out, cleared
+    left = json.loads(run("session", "--json").out)["sessions"]
+    assert [d["occurrences"] for d in left] == [{"core.git:push-force": 1}]
+    assert run("session", "clear", tty=True).out.startswith("Cleared 1 session")
