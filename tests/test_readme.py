@@ -23,7 +23,7 @@ import pytest
 
 from dcg import cli, config
 from dcg.commands import _hooks
-from dcg.graduation import decide
+from dcg.decision import decide
 
 ROOT = Path(__file__).resolve().parents[1]
 README = ROOT / "README.md"
