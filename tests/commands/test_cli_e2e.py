@@ -406,3 +406,189 @@ def test_session_by_the_agents_own_id(run: Dcg) -> None:
     left = json.loads(run("session", "--json").out)["sessions"]
     assert [d["occurrences"] for d in left] == [{"core.git:push-force": 1}]
     assert run("session", "clear", tty=True).out.startswith("Cleared 1 session")
+
+
+MODES_CONFIG = """
+[response.packs."core.git"]
+mode = "paranoid"
+[response.rules."core.git:push-force"]
+mode = "lenient"
+"""
+
+
+def test_per_pack_mode_reaches_the_hook(run: Dcg) -> None:
+    _user_config(MODES_CONFIG)
+    # core.git is paranoid: the very first reset is a hard block.
+    assert decision(run.hook("git reset --hard", env=DETAILS)) == "hard_block"
+    # The longer rule selector wins over its pack: push --force is lenient.
+    push = [decision(run.hook("git push --force", env=DETAILS)) for _ in range(4)]
+    assert push == ["warning", "warning", "warning", "soft_block"]
+    # Other packs keep the global mode: rm -rf still graduates from a warning.
+    rm = [decision(run.hook("rm -rf src", env=DETAILS)) for _ in range(3)]
+    assert rm == ["warning", "warning", "soft_block"]
+
+
+def test_config_response_shows_modes_with_their_source(run: Dcg) -> None:
+    path = _user_config(MODES_CONFIG)
+    result = run("config", "response", "--json")
+    assert result.code == 0 and "Traceback" not in result.err, result
+    rows = {r["key"]: r for r in json.loads(result.out)["settings"]}
+    assert rows['response.packs."core.git".mode'] == {
+        "key": 'response.packs."core.git".mode',
+        "value": '"paranoid"',
+        "source": str(path),
+    }
+    assert rows['response.rules."core.git:push-force".mode']["value"] == '"lenient"'
+    table = run("config", "response").out
+    assert 'response.packs."core.git".mode' in table and "paranoid" in table
+    assert "hook.fail_open" in table and "response.fail_open" not in table
+
+
+def test_bad_mode_selector_is_reported_not_a_crash(run: Dcg) -> None:
+    _user_config('[response.packs."databse"]\nmode = "paranoid"\n[response.packs.x]\nmode = 3\n')
+    result = run("config", "response")
+    assert result.code == 0 and "Traceback" not in result.err
+    assert "did you mean 'database'" in result.err and "needs mode = one of" in result.err
+
+
+def test_history_keeps_readable_redacted_commands(run: Dcg) -> None:
+    secret = "mysql --password=hunter2 -e 'DROP DATABASE prod'"
+    run.hook("git reset --hard HEAD~3", env=DETAILS)
+    run.hook("git push https://me:tok3n@github.com/o/r.git --force", env=DETAILS)
+    run.hook(f"{secret}; rm -rf src", env=DETAILS)
+    records = json.loads(run("history", "--json").out)["records"]
+    commands = [r["command"] for r in records]
+    assert commands == [
+        "git reset --hard HEAD~3",
+        "git push https://me:***@github.com/o/r.git --force",
+        "mysql --password=*** -e 'DROP DATABASE prod'; rm -rf src",
+    ]
+    raw = Path(paths.history_file()).read_text()
+    assert "hunter2" not in raw and "tok3n" not in raw
+    table = run("history").out
+    assert "git reset --hard HEAD~3" in table and "3 occurrences" in table
+    assert "hunter2" not in table
+    one = json.loads(run("history", "core.git:push-force", "--json").out)
+    assert [r["rule_id"] for r in one["records"]] == ["core.git:push-force"]
+
+
+def test_history_without_commands(run: Dcg) -> None:
+    _user_config("[history]\nrecord_commands = false\n")
+    run.hook("git reset --hard", env=DETAILS)
+    [record] = json.loads(run("history", "--json").out)["records"]
+    assert "command" not in record and record["command_hash"]
+    assert "(not recorded)" in run("history").out
+
+
+def test_quiet_after_threshold_shows_only_the_first_warning(run: Dcg) -> None:
+    _user_config('[response]\nmode = "lenient"\nquiet_after_threshold = true\n')
+    outs = [json.loads(run.hook("git reset --hard", env=DETAILS).out) for _ in range(3)]
+    assert ["systemMessage" in o for o in outs] == [True, False, False]
+    assert all(o["hookSpecificOutput"]["additionalContext"] for o in outs)
+
+
+def test_config_migrate_needs_a_terminal(run: Dcg) -> None:
+    refused = run("config", "migrate")
+    assert refused.code == 2 and "must be run by a person in a terminal" in refused.err
+    assert not Path(paths.user_config()).exists()
+    done = run("config", "migrate", tty=True)
+    assert done.code == 0 and "[response]" in Path(paths.user_config()).read_text()
+
+
+def test_stats(run: Dcg) -> None:
+    for _ in range(3):
+        run.hook("git reset --hard", env=DETAILS)
+    doc = json.loads(run("stats", "--graduation", "--json").out)
+    [row] = doc["rules"]
+    assert (row["rule_id"], row["warning"], row["soft_block"]) == ("core.git:reset-hard", 2, 1)
+    assert "core.git:reset-hard" in run("stats", "--window", "1h").out
+
+
+def test_packs_and_doctor(run: Dcg) -> None:
+    assert "core.git" in run("packs").out
+    assert "reset-hard" in run("pack", "core.git").out
+    assert run("packs", "--markdown").out.startswith("#")
+    doctor = run("doctor", "--json")
+    assert doctor.code == 1  # no agent installed here
+    assert "no supported agent" in doctor.out
+
+
+def test_confirm_and_allow_once_through_the_binary(run: Dcg) -> None:
+    outs = [json.loads(run.hook("git reset --hard", env=DETAILS).out) for _ in range(3)]
+    code = outs[2]["hookSpecificOutput"]["confirmCode"]
+    assert run("confirm", code).code == 2  # not a terminal
+    confirmed = run("confirm", code, tty=True)
+    assert confirmed.code == 0 and "Confirmed" in confirmed.out, confirmed
+    assert decision(run.hook("git reset --hard", env=DETAILS)) == "pass"
+    hard = json.loads(run.hook("git reset --hard", args=("--mode", "paranoid"), env=DETAILS).out)
+    once = hard["hookSpecificOutput"]["allowOnceCode"]
+    allowed = run("allow-once", once, "--single-use", tty=True)
+    assert allowed.code == 0, allowed
+    assert (
+        decision(run.hook("git reset --hard", args=("--mode", "paranoid"), env=DETAILS)) == "pass"
+    )
+    again = run.hook("git reset --hard", args=("--mode", "paranoid"), env=DETAILS)
+    assert decision(again) == "hard_block"
+
+
+@pytest.mark.parametrize(
+    ("args", "code", "expected"),
+    [
+        pytest.param(("--version",), 0, "dcg ", id="version"),
+        pytest.param((), 0, "usage: dcg", id="no-subcommand-at-a-terminal"),
+        pytest.param(("test", "--cwd", "/tmp", "rm -rf junk"), 0, "ALLOWED", id="test-cwd"),
+        pytest.param(
+            ("test", "--shell", "powershell", "Remove-Item -Recurse -Force C:\\src"),
+            1,
+            "DESTRUCTIVE",
+            id="test-shell",
+        ),
+        pytest.param(("test", "--no-warnings", "git reset --hard"), 1, "WARNING", id="test-quiet"),
+        pytest.param(
+            ("explain", "--with-packs", "kubernetes", "kubectl delete ns x"),
+            0,
+            "kubernetes.kubectl",
+            id="explain-with-packs",
+        ),
+        pytest.param(("explain", "--cwd", "/tmp", "rm -rf junk"), 0, "Decision:", id="explain-cwd"),
+        pytest.param(
+            ("explain", "--mode", "paranoid", "git reset --hard"),
+            0,
+            "HARD_BLOCK",
+            id="explain-mode",
+        ),
+        pytest.param(
+            ("history", "--window", "1h", "--cwd", "/nowhere"),
+            0,
+            "0 occurrences",
+            id="history-flags",
+        ),
+        pytest.param(("history", "--window", "soon"), 2, "", id="history-bad-window"),
+        pytest.param(
+            ("uninstall", "--all", "--dry-run"), 0, "not installed", id="uninstall-dry-run"
+        ),
+        pytest.param(("doctor", "--project"), 1, "no supported agent", id="doctor-project"),
+        pytest.param(("allowlist", "list"), 0, "The allowlist is empty.", id="allowlist-empty"),
+        pytest.param(("session",), 0, "No live sessions", id="session-empty"),
+        pytest.param(("completions", "tcsh"), 2, "", id="completions-unknown-shell"),
+    ],
+)
+def test_flags_table(run: Dcg, args: tuple[str, ...], code: int, expected: str) -> None:
+    result = run(*args, tty=not args)
+    assert result.code == code, result
+    assert expected in result.out + (result.err if code == 2 and not args else "")
+    assert "Traceback" not in result.err
+
+
+def test_hook_agent_flag(run: Dcg) -> None:
+    payload = {
+        "session_id": "codex-1",
+        "cwd": "/work/x",
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": "git reset --hard"},
+    }
+    out = run("hook", "--agent", "codex", "--mode", "paranoid", stdin=json.dumps(payload))
+    assert (
+        out.code == 0 and json.loads(out.out)["hookSpecificOutput"]["permissionDecision"] == "deny"
+    )
