@@ -74,7 +74,10 @@ def install(
         except DcgError as exc:
             failed.append(agent)
             out.write(f"{agent}: NOT installed: {exc}\n")
-            out.write(f"  add this to {path} by hand:\n")
+            if _hooks.SPECS[agent].owned:
+                out.write(f"  move it away and run install again; dcg's {path} would be:\n")
+            else:
+                out.write(f"  add this to {path} by hand:\n")
             out.write(_indent(_hooks.snippet(agent, command), "    "))
             continue
         if not plan.changes:
