@@ -125,6 +125,8 @@ def test_repository_config_may_only_tighten(tmp_path: Path) -> None:
         "history.max_entries",
     }
     assert all(str(repo / ".dcg.toml") in p for p in ignored)
+    # The same lines are notices, for the hook to show the person once per session.
+    assert cfg.notices == [f"dcg: {p}" for p in ignored]
 
 
 def test_confirm_requires_tty_only_from_user_or_system_config(tmp_path: Path) -> None:

@@ -81,16 +81,28 @@ class Config:
     ``response["packs"]`` holds the per-pack and per-rule modes as
     ``{selector: {"mode": mode, "source": where}}``, from ``[response.packs."SEL"]`` and
     ``[response.rules."SEL"]`` alike (graduation picks the longest matching selector).
-    ``origins`` says where each ``section.key`` that is not a default came from.
+    ``origins`` says where each ``section.key`` that is not a default came from;
+    ``notices`` are one-line messages for the person (such as a repository's ignored keys).
     """
 
-    __slots__ = ("history", "hook", "origins", "packs", "problems", "response", "sources")
+    __slots__ = (
+        "history",
+        "hook",
+        "notices",
+        "origins",
+        "packs",
+        "problems",
+        "response",
+        "sources",
+    )
 
     def __init__(self) -> None:
         self.packs: list[str] = list(CORE)
         self.response: dict[str, object] = dict(RESPONSE_DEFAULTS)
         self.response["packs"] = {}
         self.origins: dict[str, str] = {}
+        # One-line messages for the person, for the hook to show once per session.
+        self.notices: list[str] = []
         self.history: dict[str, object] = dict(HISTORY_DEFAULTS)
         self.hook: dict[str, object] = dict(HOOK_DEFAULTS)
         self.problems: list[str] = []
@@ -197,6 +209,8 @@ def _apply(
                 cfg.problems.append(
                     f"{path}: ignoring {dotted}: a repository config may only enable packs"
                 )
+                # A repository that tries to relax dcg should be noticed by the person.
+                cfg.notices.append(f"dcg: {cfg.problems[-1]}")
                 continue
             if dotted in USER_ONLY and kind not in ("user", "system"):
                 cfg.problems.append(f"{path}: ignoring {dotted}: only the user config may set it")
