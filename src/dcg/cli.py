@@ -62,6 +62,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="dcg",
         description="Destructive command guard: stops AI agents from running destructive commands.",
+        epilog="--mode, --no-warnings/--quiet and the thresholds given before COMMAND apply to "
+        "it (dcg --mode=paranoid test 'git reset --hard'); `dcg COMMAND --help` for the rest.",
     )
     parser.add_argument("--version", action="version", version=f"dcg {__version__}")
     _graduation_flags(parser, prefix="global_")
