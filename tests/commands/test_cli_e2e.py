@@ -7,6 +7,7 @@ import json
 import re
 import shutil
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -592,3 +593,28 @@ def test_hook_agent_flag(run: Dcg) -> None:
     assert (
         out.code == 0 and json.loads(out.out)["hookSpecificOutput"]["permissionDecision"] == "deny"
     )
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        pytest.param(["--mode=paranoid", "hook"], id="global-then-hook"),
+        pytest.param(["--no-warnings"], id="bare-with-global"),
+        pytest.param(["hook", "--help"], id="hook-help"),
+    ],
+)
+def test_global_flags_keep_the_hook_argparse_free(argv: list[str]) -> None:
+    probe = (
+        "import io, sys\n"
+        "sys.stdin = io.TextIOWrapper(io.BytesIO(sys.argv[1].encode()))\n"
+        "from dcg.__main__ import main\n"
+        "out = io.StringIO(); real = sys.stdout; sys.stdout = out\n"
+        f"code = main({argv!r})\n"
+        "sys.stdout = real\n"
+        "print(code, 'argparse' in sys.modules)\n"
+    )
+    payload = json.dumps({"session_id": "s", "tool_name": "Bash", "tool_input": {"command": "ls"}})
+    proc = subprocess.run(
+        [sys.executable, "-c", probe, payload], capture_output=True, text=True, check=True
+    )
+    assert proc.stdout.split() == ["0", "False"]
