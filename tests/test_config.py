@@ -128,6 +128,8 @@ def test_repository_config_may_only_tighten(tmp_path: Path) -> None:
         "history.max_entries",
     }
     assert all(str(repo / ".dcg.toml") in p for p in ignored)
+    # The same lines are notices, for the hook to show the person once per session.
+    assert cfg.notices == [f"dcg: {p}" for p in ignored]
 
 
 def test_confirm_requires_tty_only_from_user_or_system_config(tmp_path: Path) -> None:
@@ -157,4 +159,56 @@ def test_per_pack_modes() -> None:
         '[response.packs."core.git:push-force"]\nmode = "strict"\n'
     )
     cfg = config.load(None, {})
-    assert cfg.response["packs"] == {"database": "paranoid", "core.git:push-force": "strict"}
+    source = str(Path.home() / ".config" / "dcg" / "config.toml")
+    assert cfg.response["packs"] == {
+        "database": {"mode": "paranoid", "source": source},
+        "core.git:push-force": {"mode": "strict", "source": source},
+    }
+    assert not cfg.problems
+
+
+@pytest.mark.parametrize(
+    ("text", "selectors", "problem"),
+    [
+        pytest.param(
+            '[response.rules."core.git:reset-hard"]\nmode = "paranoid"\n',
+            {"core.git:reset-hard": "paranoid"},
+            None,
+            id="rules-table",
+        ),
+        pytest.param(
+            '[response.rules."core.git"]\nmode = "paranoid"\n',
+            {},
+            "a rule selector is pack.id:rule-name",
+            id="rules-table-needs-a-rule",
+        ),
+        pytest.param(
+            '[response.packs."databse"]\nmode = "paranoid"\n',
+            {},
+            "did you mean 'database'",
+            id="typo-in-selector",
+        ),
+        pytest.param(
+            '[response.packs."core.git"]\nmode = "parnoid"\n',
+            {},
+            "needs mode = one of",
+            id="bad-mode",
+        ),
+        pytest.param(
+            '[response.packs."core.git"]\nmode = "strict"\nlevel = 1\n',
+            {"core.git": "strict"},
+            "unknown key 'level'",
+            id="extra-key",
+        ),
+    ],
+)
+def test_mode_selector_tables(text: str, selectors: dict[str, str], problem: str | None) -> None:
+    user_config(text)
+    cfg = config.load(None, {})
+    table = cfg.response["packs"]
+    assert isinstance(table, dict)
+    assert {k: v["mode"] for k, v in table.items()} == selectors
+    if problem is None:
+        assert not cfg.problems
+    else:
+        assert any(problem in p for p in cfg.problems), cfg.problems

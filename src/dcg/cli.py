@@ -17,20 +17,56 @@ if TYPE_CHECKING:
     from dcg.config import Config
 
 
-def _graduation_flags(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--mode", choices=("paranoid", "strict", "standard", "lenient"))
-    p.add_argument("--no-warnings", action="store_true", help="suppress warning output")
-    p.add_argument("--session-threshold", type=int, metavar="N")
-    p.add_argument("--history-threshold", type=int, metavar="N")
+MODES = ("paranoid", "strict", "standard", "lenient")
+# The draft's global flags (section 4.3). They are accepted before any subcommand, under
+# their own destinations so that no subcommand option can overwrite them (or be
+# overwritten by them); a subcommand's own flag wins over the global one.
+GLOBAL_FLAGS = ("mode", "no_warnings", "session_threshold", "history_threshold")
+
+
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive integer, not {text!r}")
+    return int(text)
+
+
+def _graduation_flags(p: argparse.ArgumentParser, prefix: str = "") -> None:
+    p.add_argument("--mode", choices=MODES, dest=f"{prefix}mode", help="graduation mode")
+    p.add_argument(
+        "--no-warnings",
+        "--quiet",
+        action="store_true",
+        dest=f"{prefix}no_warnings",
+        help="suppress warning output",
+    )
+    p.add_argument(
+        "--session-threshold", type=_positive, metavar="N", dest=f"{prefix}session_threshold"
+    )
+    p.add_argument(
+        "--history-threshold", type=_positive, metavar="N", dest=f"{prefix}history_threshold"
+    )
+
+
+def _allowlist_scope(p: argparse.ArgumentParser) -> None:
+    # Not dest="command": that name once belonged to the subcommand and swallowed it.
+    p.add_argument(
+        "--command", dest="exact_command", metavar="CMD", help="one exact simple command"
+    )
+    scope = p.add_mutually_exclusive_group()
+    scope.add_argument("--user", action="store_true", help="user allowlist (default)")
+    scope.add_argument("--system", action="store_true", help="system allowlist (/etc/dcg)")
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="dcg",
         description="Destructive command guard: stops AI agents from running destructive commands.",
+        epilog="--mode, --no-warnings/--quiet and the thresholds given before COMMAND apply to "
+        "it (dcg --mode=paranoid test 'git reset --hard'); `dcg COMMAND --help` for the rest.",
     )
     parser.add_argument("--version", action="version", version=f"dcg {__version__}")
-    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    _graduation_flags(parser, prefix="global_")
+    sub = parser.add_subparsers(dest="subcommand", metavar="COMMAND")
 
     p = sub.add_parser("hook", help="read an agent hook payload on stdin and answer it")
     p.add_argument("--agent", choices=AGENTS)
@@ -74,22 +110,23 @@ def build_parser() -> argparse.ArgumentParser:
     a = p.add_subparsers(dest="action", required=True, metavar="ACTION")
     add = a.add_parser("add", help="allow a rule, a whole pack (pack.id:*) or one command")
     add.add_argument("target", nargs="?", help="rule id (core.git:reset-hard) or pack.id:*")
-    add.add_argument("--command", help="one exact simple command instead of a rule")
-    scope = add.add_mutually_exclusive_group()
-    scope.add_argument("--user", action="store_true", help="user allowlist (default)")
-    scope.add_argument("--system", action="store_true", help="system allowlist (/etc/dcg)")
+    _allowlist_scope(add)
     add.add_argument("--reason", help="why (shown by list)")
     add.add_argument("--expires", help="lifetime such as 12h or 7d")
     rm = a.add_parser("remove", help="remove entries")
-    rm.add_argument("target", nargs="?")
-    rm.add_argument("--command")
-    rm.add_argument("--system", action="store_true")
+    rm.add_argument("target", nargs="?", help="rule id or pack.id:* to remove")
+    _allowlist_scope(rm)
     ls = a.add_parser("list", help="show entries")
     ls.add_argument("--json", action="store_true")
 
     p = sub.add_parser("session", help="show or clear graduation sessions")
     p.add_argument("action", nargs="?", choices=["clear"])
-    p.add_argument("--id", dest="session_id", help="only the session with this id (prefix)")
+    p.add_argument(
+        "--id",
+        dest="session_id",
+        metavar="ID",
+        help="only this session: the agent's own session id, or dcg's id (a prefix will do)",
+    )
     p.add_argument("--json", action="store_true")
     p = sub.add_parser("history", help="show matched commands from the history")
     p.add_argument("rule_id", nargs="?", help="only this rule (or pack.id:* / pack prefix)")
@@ -117,6 +154,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("doctor", help="check that the hooks are installed and effective")
     p.add_argument("--json", action="store_true", help="machine-readable findings")
     p.add_argument("--project", action="store_true", help="check the project's settings too")
+    p = sub.add_parser("completions", help="print a shell completion script")
+    p.add_argument("shell", choices=("bash", "zsh", "fish"))
     return parser
 
 
@@ -142,24 +181,36 @@ def _doctor(args: argparse.Namespace) -> int:
     return doctor(json_output=args.json, project=args.project)
 
 
-def _config() -> Config:
+def _flags(args: argparse.Namespace) -> dict[str, object]:
+    """The graduation flags given on this command line (global or the subcommand's own)."""
+    out: dict[str, object] = {}
+    for name in GLOBAL_FLAGS:
+        value = getattr(args, name, None)
+        if value is None or value is False:
+            value = getattr(args, f"global_{name}", None)
+        if value is not None and value is not False:
+            out[name] = value
+    return out
+
+
+def _config(args: argparse.Namespace) -> Config:
     import os
 
     from dcg import config
 
-    return config.load(os.getcwd())
+    return config.load(os.getcwd(), flags=_flags(args))
 
 
 def _confirm(args: argparse.Namespace) -> int:
     from dcg.commands import confirm
 
-    return confirm.main(args.code, response=_config().response)
+    return confirm.main(args.code, response=_config(args).response)
 
 
 def _allow_once(args: argparse.Namespace) -> int:
     from dcg.commands import allow_once
 
-    return allow_once.main(args.code, single_use=args.single_use, response=_config().response)
+    return allow_once.main(args.code, single_use=args.single_use, response=_config(args).response)
 
 
 def _allowlist(args: argparse.Namespace) -> int:
@@ -168,12 +219,12 @@ def _allowlist(args: argparse.Namespace) -> int:
     return allowlist.main(
         args.action,
         getattr(args, "target", None),
-        command=getattr(args, "command", None),
+        command=getattr(args, "exact_command", None),
         system=getattr(args, "system", False),
         reason=getattr(args, "reason", None),
         expires=getattr(args, "expires", None),
         json_out=getattr(args, "json", False),
-        response=_config().response,
+        response=_config(args).response,
     )
 
 
@@ -181,7 +232,10 @@ def _session(args: argparse.Namespace) -> int:
     from dcg.commands import session
 
     return session.main(
-        args.action, session_id=args.session_id, json_out=args.json, response=_config().response
+        args.action,
+        session_id=args.session_id,
+        json_out=args.json,
+        response=_config(args).response,
     )
 
 
@@ -200,12 +254,41 @@ def _stats(args: argparse.Namespace) -> int:
 def _config_cmd(args: argparse.Namespace) -> int:
     from dcg.commands import config_cmd
 
-    cfg = _config()
+    cfg = _config(args)
     for problem in cfg.problems:
         print(f"dcg: warning: {problem}", file=sys.stderr)
-    return config_cmd.main(
-        args.action, response=cfg.response, history=cfg.history, json_out=args.json
-    )
+    return config_cmd.main(args.action, cfg=cfg, json_out=args.json)
+
+
+def _completions(args: argparse.Namespace) -> int:
+    from dcg.commands import completions
+
+    print(completions.script(args.shell, completion_spec(build_parser())), end="")
+    return 0
+
+
+def completion_spec(parser: argparse.ArgumentParser) -> dict[str, list[str]]:
+    """Words each subcommand accepts (``""``: the top level), for the completion scripts.
+
+    A nested subcommand (``allowlist add``) is keyed ``"allowlist add"``.
+    """
+    spec: dict[str, list[str]] = {}
+
+    def walk(key: str, p: argparse.ArgumentParser) -> None:
+        words: list[str] = []
+        for action in p._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for name, child in action.choices.items():
+                    words.append(name)
+                    walk(f"{key} {name}".strip(), child)
+            elif action.option_strings:
+                words += [o for o in action.option_strings if o.startswith("--")]
+            elif action.choices:
+                words += [str(c) for c in action.choices]
+        spec[key] = words
+
+    walk("", parser)
+    return spec
 
 
 def _module(target: str) -> Callable[[argparse.Namespace], int]:
@@ -235,22 +318,27 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "install": _install,
     "uninstall": _uninstall,
     "doctor": _doctor,
+    "completions": _completions,
 }
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.command is None:
+    # The subcommand's own graduation flags take the global ones as their defaults.
+    for name in GLOBAL_FLAGS:
+        if getattr(args, name, None) in (None, False) and hasattr(args, name):
+            setattr(args, name, getattr(args, f"global_{name}"))
+    if args.subcommand is None:
         parser.print_help()
         return 0
-    if args.command == "hook":
+    if args.subcommand == "hook":
         from dcg.hook import main as hook_main
 
         return hook_main(_hook_argv(args))
-    target = COMMANDS.get(args.command)
+    target = COMMANDS.get(args.subcommand)
     if target is None:  # pragma: no cover - argparse rejects unknown commands
-        parser.error(f"unknown command {args.command}")
+        parser.error(f"unknown command {args.subcommand}")
     try:
         return target(args)
     except DcgError as exc:

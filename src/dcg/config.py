@@ -36,6 +36,7 @@ HISTORY_DEFAULTS: dict[str, object] = {
     "max_age": "30d",
     "max_entries": 10000,
     "prune_on_startup": True,
+    "record_commands": True,
 }
 # details: the draft's extra JSON fields for tooling (decisions.md 10.9); off by default.
 HOOK_DEFAULTS: dict[str, object] = {"fail_open": False, "budget_ms": 200, "details": False}
@@ -80,8 +81,13 @@ class Config:
 
     ``fixed`` names what the organisation's managed policy bounds (:mod:`dcg.managed`).
     ``broken`` names each config file that does not parse (``path: error at line N``):
-    while any does, the mode is ``paranoid`` (decisions.md 10.5). ``notices`` are
-    one-line messages for the person, shown by the hook once per session.
+    while any does, the mode is ``paranoid`` (decisions.md 10.5).
+    ``response["packs"]`` holds the per-pack and per-rule modes as
+    ``{selector: {"mode": mode, "source": where}}``, from ``[response.packs."SEL"]`` and
+    ``[response.rules."SEL"]`` alike (graduation picks the longest matching selector).
+    ``origins`` says where each ``section.key`` that is not a default came from;
+    ``notices`` are one-line messages for the person (a repository's ignored keys, an
+    unusable hook option), shown by the hook once per session.
     """
 
     __slots__ = (
@@ -90,6 +96,7 @@ class Config:
         "history",
         "hook",
         "notices",
+        "origins",
         "packs",
         "problems",
         "response",
@@ -100,12 +107,14 @@ class Config:
         self.packs: list[str] = list(CORE)
         self.response: dict[str, object] = dict(RESPONSE_DEFAULTS)
         self.response["packs"] = {}
+        self.origins: dict[str, str] = {}
+        # One-line messages for the person, for the hook to show once per session.
+        self.notices: list[str] = []
         self.history: dict[str, object] = dict(HISTORY_DEFAULTS)
         self.hook: dict[str, object] = dict(HOOK_DEFAULTS)
         self.problems: list[str] = []
         self.sources: list[str] = []
         self.broken: list[str] = []
-        self.notices: list[str] = []
         # What the managed policy fixed: dotted key -> how (for `dcg config`).
         self.fixed: dict[str, str] = {}
 
@@ -255,12 +264,14 @@ def _apply(
                 cfg.problems.append(
                     f"{path}: ignoring {dotted}: a repository config may only enable packs"
                 )
+                # A repository that tries to relax dcg should be noticed by the person.
+                cfg.notices.append(f"dcg: {cfg.problems[-1]}")
                 continue
             if dotted in USER_ONLY and kind not in ("user", "system"):
                 cfg.problems.append(f"{path}: ignoring {dotted}: only the user config may set it")
                 continue
-            if section == "response" and key == "packs":
-                _apply_pack_modes(cfg, path, value)
+            if section == "response" and key in ("packs", "rules"):
+                _apply_pack_modes(cfg, path, key, value)
                 continue
             defaults = SECTIONS[section]
             if key not in defaults:
@@ -276,18 +287,45 @@ def _apply(
             _set(cfg, dotted, value, path)
 
 
-def _apply_pack_modes(cfg: Config, path: str, value: object) -> None:
+def _apply_pack_modes(cfg: Config, path: str, key: str, value: object) -> None:
+    """``[response.packs."SEL"]`` / ``[response.rules."SEL"]`` → ``response["packs"]``."""
     modes = cfg.response["packs"]
     assert isinstance(modes, dict)
     if not isinstance(value, dict):
-        cfg.problems.append(f"{path}: response.packs must be a table of selectors")
+        cfg.problems.append(f"{path}: response.{key} must be a table of selectors")
         return
     for selector, body in value.items():
-        mode = body.get("mode") if isinstance(body, dict) else None
-        if mode not in MODES:
-            cfg.problems.append(f"{path}: response.packs.{selector!r} needs mode = one of {MODES}")
+        sel = str(selector).strip()
+        where = f"{path}: [response.{key}.{_quote(sel)}]"
+        if not isinstance(body, dict) or body.get("mode") not in MODES:
+            cfg.problems.append(f"{where} needs mode = one of {', '.join(MODES)}")
             continue
-        modes[str(selector)] = mode
+        extra = sorted(set(body) - {"mode"})
+        if extra:
+            cfg.problems.append(f"{where}: unknown key {extra[0]!r} (only mode)")
+        problem = _check_selector(sel, rule=key == "rules")
+        if problem:
+            cfg.problems.append(f"{where}: {problem}")
+            continue
+        modes[sel] = {"mode": body["mode"], "source": path}
+
+
+def _quote(selector: str) -> str:
+    return f'"{selector}"'
+
+
+def _check_selector(selector: str, *, rule: bool) -> str | None:
+    """Why a mode selector can never match, or None. Rule names are checked by doctor."""
+    from dcg.packs import all_ids
+
+    pack_id, colon, name = selector.partition(":")
+    if rule and not (colon and name):
+        return "a rule selector is pack.id:rule-name (use [response.packs] for packs)"
+    ids = all_ids()
+    if any(p == pack_id or p.startswith(pack_id + ".") for p in ids):
+        return None
+    categories = sorted({p.split(".")[0] for p in ids})
+    return f"no pack or category {pack_id!r}{_suggest(pack_id, [*ids, *categories])}"
 
 
 def _set(cfg: Config, dotted: str, value: object, origin: str) -> None:
@@ -319,6 +357,7 @@ def _set(cfg: Config, dotted: str, value: object, origin: str) -> None:
         cfg.problems.append(f"{origin}: {dotted} must be a positive integer")
         return
     target[key] = value
+    cfg.origins[dotted] = origin
 
 
 _TRUE = ("1", "true", "yes", "on")
@@ -366,6 +405,7 @@ def _apply_flags(cfg: Config, flags: Mapping[str, object], enabled: list[str]) -
             _set(cfg, dotted, value, f"--{flag.replace('_', '-')}")
     if flags.get("no_warnings"):
         cfg.response["show_warnings"] = False
+        cfg.origins["response.show_warnings"] = "--no-warnings"
 
 
 def _finish(cfg: Config, enabled: list[str], disabled: list[str]) -> None:

@@ -30,7 +30,6 @@ DEFAULT_RESPONSE: dict[str, object] = {
     "soft_block_action": "confirm",
     "confirm_requires_tty": True,
     "history_scope": "global",
-    "fail_open": False,
     "packs": {},
 }
 _RANK = {WARNING: 0, SOFT_BLOCK: 1, HARD_BLOCK: 2}

@@ -155,9 +155,9 @@ def _silent(f: render.Facts, response: Mapping[str, object]) -> bool:
         return False
     if not setting(response, "show_warnings"):
         return True
-    return bool(setting(response, "quiet_after_threshold")) and (
-        f.session_count > f.session_threshold
-    )
+    # The draft's "suppress repeated warnings": every warning for a rule in a session
+    # after its first reaches the model only.
+    return bool(setting(response, "quiet_after_threshold")) and f.session_count > 1
 
 
 def _flush(notes: list[str] | None) -> None:
@@ -203,7 +203,7 @@ def _respond(
     if passed is not None:
         via, rule_id = passed
         if via != "allowlist":
-            _log_pass(match, request, cwd, now, via, rule_id)
+            _log_pass(match, request, history, cwd, now, via, rule_id)
         return None
     seen = _count(match, request, response, now, write=True)
     # The decision: pure.
@@ -266,6 +266,7 @@ def _record(
                 cwd=cwd,
                 command_hash=codes.command_hash(request.command),
                 allowed=v.level == WARNING,
+                command=command_text(request.command, history),
             )
         except OSError as exc:
             files.note(f"dcg: cannot write history ({exc}); decided anyway")
@@ -292,8 +293,24 @@ def _record(
     return code
 
 
+def command_text(command: str, history: Mapping[str, object]) -> str | None:
+    """The command as a history record keeps it (redacted, one line, cut), or None when
+    ``[history] record_commands = false``."""
+    if history.get("record_commands") is False:
+        return None
+    from dcg import redact
+
+    return redact.for_record(command)
+
+
 def _log_pass(
-    match: Match, request: HookRequest, cwd: str, now: float, via: str, rule_id: str
+    match: Match,
+    request: HookRequest,
+    history: Mapping[str, object],
+    cwd: str,
+    now: float,
+    via: str,
+    rule_id: str,
 ) -> None:
     """Log a command let through by an approved code; lenient mode remembers a confirmation."""
     sid = ""
@@ -317,6 +334,7 @@ def _log_pass(
             command_hash=codes.command_hash(request.command),
             allowed=True,
             via=via,
+            command=command_text(request.command, history),
         )
     except OSError as exc:
         files.note(f"dcg: cannot write history ({exc})")

@@ -45,6 +45,21 @@ _VALUE_FLAGS = {
 _MODES = ("paranoid", "strict", "standard", "lenient")
 
 
+HELP = """\
+usage: dcg hook [--agent NAME] [--mode MODE] [--no-warnings|--quiet]
+                [--session-threshold N] [--history-threshold N]
+
+Read one agent hook payload (JSON) on stdin and answer it in that agent's protocol.
+Agents run this; a person runs `dcg test` or `dcg explain` instead.
+
+  --agent NAME           claude (default), codex, gemini, copilot, cursor, windsurf, opencode
+  --mode MODE            paranoid, strict, standard or lenient for this call
+  --no-warnings, --quiet do not print warning notices
+  --session-threshold N  occurrences in a session before a soft block
+  --history-threshold N  occurrences in the history window before a hard block
+"""
+
+
 class HookUsageError(Exception):
     pass
 
@@ -91,7 +106,7 @@ def parse_flags(argv: Sequence[str], notices: list[str] | None = None) -> dict[s
                 flags[key] = value
             else:
                 flags[key] = value
-        elif arg == "--no-warnings":
+        elif arg in ("--no-warnings", "--quiet"):
             flags["no_warnings"] = True
         else:
             problem(f"unknown option {arg!r}; ignoring it")
@@ -115,6 +130,10 @@ def main(
     out = sys.stdout if stdout is None else stdout
     err = sys.stderr if stderr is None else stderr
     env = os.environ if environ is None else environ
+    if "--help" in argv or "-h" in argv:
+        # Answered before stdin is read: a person asking for help must not wait on input.
+        out.write(HELP)
+        return 0
     try:
         stream = sys.stdin.buffer if stdin is None else stdin
         raw = stream.read(MAX_STDIN + 1)

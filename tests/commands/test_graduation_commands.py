@@ -211,15 +211,18 @@ def test_config_response_notice_and_migrate(capsys: pytest.CaptureFixture[str]) 
     user = Path(paths.user_config())
     user.parent.mkdir(parents=True)
     user.write_text('# my settings\n[general]\npacks = ["core"]  # keep\n')
-    assert config_cmd.main("response", response={"mode": "standard"}, history={}) == 0
+    assert config_cmd.main("response") == 0
     out = capsys.readouterr().out
     assert "no [response] section" in out and 'mode = "paranoid"' in out
-    assert config_cmd.main("migrate") == 0
+    with pytest.raises(DcgError, match="must be run by a person in a terminal"):
+        config_cmd.main("migrate", stdin=io.StringIO())
+    assert "[response]" not in user.read_text()
+    assert config_cmd.main("migrate", stdin=TTY) == 0
     text = user.read_text()
     assert text.startswith('# my settings\n[general]\npacks = ["core"]  # keep\n')
     assert '[response]\n# mode = "paranoid"' in text
     capsys.readouterr()
     assert config_cmd.main("response", json_out=True) == 0
     assert json.loads(capsys.readouterr().out)["migration_notice"] is None
-    assert config_cmd.main("migrate") == 0
+    assert config_cmd.main("migrate", stdin=TTY) == 0
     assert "nothing to do" in capsys.readouterr().out

@@ -243,7 +243,14 @@ def test_quiet_after_threshold_silences_repeated_warnings(
 ) -> None:
     outs = run(make_match(), make_request(), 3, {"mode": "lenient", "quiet_after_threshold": True})
     assert levels(outs) == ["warning"] * 3
-    assert [bool(o.human_text) for o in outs if o] == [True, True, False]
+    # The first warning of the rule in the session is shown; repeats reach the model only.
+    assert [bool(o.human_text) for o in outs if o] == [True, False, False]
+    assert [bool(o.summary) for o in outs if o] == [True, False, False]
+    assert all(o.model_text for o in outs if o)
+    other = run(
+        make_match("core.git:push-force"), make_request(), 1, {"quiet_after_threshold": True}
+    )
+    assert [bool(o.human_text) for o in other if o] == [True]
 
 
 def test_log_warnings_off_keeps_blocks_in_history(

@@ -181,8 +181,7 @@ def read_json(path: str) -> JsonFile | None:
     except ValueError as exc:
         if _has_comments(text):
             raise DcgError(
-                f"{path} has comments; dcg edits only plain JSON. Add the entry shown by "
-                "`dcg install --dry-run` by hand"
+                f"{path} has comments, and dcg edits only plain JSON so as not to lose them"
             ) from None
         raise DcgError(f"{path} is not valid JSON ({exc}); fix it first") from None
     if not isinstance(data, dict):
@@ -376,6 +375,17 @@ def covers(agent: str, matcher: object) -> bool:
     except re.error:
         return False
     return all(pattern.fullmatch(tool) or pattern.search(tool) for tool in SHELL_TOOLS[agent])
+
+
+def snippet(agent: str, command: str) -> str:
+    """What to add to the agent's settings by hand when dcg cannot edit them."""
+    if SPECS[agent].owned:
+        return owned_text(agent, command)
+    data = new_file(agent)
+    hooks = data["hooks"]
+    assert isinstance(hooks, dict)
+    hooks[SPECS[agent].event] = [entry(agent, command)]
+    return json.dumps(data, indent=2) + "\n"
 
 
 # --- files dcg owns ----------------------------------------------------------------------

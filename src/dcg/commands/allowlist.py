@@ -46,12 +46,14 @@ def main(
         render.console().print(f"Allowlisted {_esc(what)} in {path}{until}.")
         return 0
     if action == "remove":
+        # The same normal form as add, so that the spelling used to add it removes it.
+        what = str(target).strip() if target is not None else _segment(str(command))
         try:
-            n = allowlist.remove(path, str(target or command), command=command is not None)
+            n = allowlist.remove(path, what, command=command is not None)
         except OSError as exc:
             raise DcgError(f"cannot write {path}: {exc}") from None
         if not n:
-            raise DcgError(f"no allowlist entry for {target or command} in {path}")
+            raise DcgError(f"no allowlist entry for {what} in {path}")
         render.console().print(f"Removed {n} entr{'y' if n == 1 else 'ies'} from {path}.")
         return 0
     raise DcgError(f"unknown allowlist action {action!r} (add, remove, list)")

@@ -9,14 +9,15 @@ import os
 from typing import TYPE_CHECKING
 
 from dcg import paths, render
-from dcg.decision import DEFAULT_RESPONSE
+from dcg.commands.confirm import require_terminal
 from dcg.errors import DcgError
-from dcg.graduation import DEFAULT_HISTORY
 from dcg.state import files
 from dcg.state.clock import format_duration
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from typing import TextIO
+
+    from dcg.config import Config
 
 # The section `dcg config migrate` appends (draft section 11.2): everything commented
 # out except the table header, so behaviour only changes when the user uncomments.
@@ -62,22 +63,32 @@ def has_response_section(path: str) -> bool:
 def main(
     action: str,
     *,
-    response: Mapping[str, object] | None = None,
-    history: Mapping[str, object] | None = None,
+    cfg: Config | None = None,
     json_out: bool = False,
+    stdin: TextIO | None = None,
 ) -> int:
+    from dcg import config
+
+    cfg = cfg if cfg is not None else config.load(os.getcwd())
     if action == "migrate":
+        require_terminal("config migrate", cfg.response, stdin)
         return migrate()
     if action != "response":
         raise DcgError(f"unknown config action {action!r} (response, migrate)")
-    resp = {**DEFAULT_RESPONSE, **(response or {})}
-    hist = {**DEFAULT_HISTORY, **(history or {})}
     user = paths.user_config()
     notice = None if has_response_section(user) else NOTICE.format(path=user)
+    rows = settings_rows(cfg)
     if json_out:
         import json
 
-        doc = {"response": resp, "history": hist, "migration_notice": notice}
+        doc = {
+            "response": dict(cfg.response),
+            "history": dict(cfg.history),
+            "hook": dict(cfg.hook),
+            "settings": rows,
+            "files": list(cfg.sources),
+            "migration_notice": notice,
+        }
         print(json.dumps(doc, indent=2, default=str))
         return 0
     out = render.console()
@@ -86,20 +97,65 @@ def main(
     table = Table(title="dcg response configuration (effective)")
     table.add_column("key")
     table.add_column("value")
-    for section, values in (("response", resp), ("history", hist)):
-        for key, value in values.items():
-            if key == "packs":
-                for sel, spec in dict(value).items():  # type: ignore[call-overload]
-                    table.add_row(f"[{section}.packs.{sel!r}] mode", str(dict(spec).get("mode")))
-                continue
-            if key in ("history_window", "max_age"):
-                value = format_duration(float(str(value)))
-            table.add_row(f"{section}.{key}", _toml(value))
+    table.add_column("from")
+    for row in rows:
+        source = str(row["source"])
+        table.add_row(
+            _esc(str(row["key"])),
+            _esc(str(row["value"])),
+            "[dim]default[/dim]" if source == "default" else _esc(source),
+        )
     out.print(table)
     if notice:
         out.print()
         out.print(notice, markup=False)
     return 0
+
+
+def settings_rows(cfg: Config) -> list[dict[str, object]]:
+    """Every graduation, history and hook setting with its value (as TOML) and its source."""
+    rows: list[dict[str, object]] = []
+    for section in ("response", "history", "hook"):
+        values: dict[str, object] = getattr(cfg, section)
+        for key, value in values.items():
+            if key == "packs":
+                continue
+            if key in ("history_window", "max_age"):
+                value = format_duration(float(str(value)))
+            dotted = f"{section}.{key}"
+            rows.append(
+                {"key": dotted, "value": _toml(value), "source": cfg.origins.get(dotted, "default")}
+            )
+        if section == "response":
+            rows += mode_rows(cfg)
+    return rows
+
+
+def mode_rows(cfg: Config) -> list[dict[str, object]]:
+    """The per-pack and per-rule modes (``[response.packs."SEL"] mode``), longest first."""
+    table = cfg.response.get("packs")
+    out: list[dict[str, object]] = []
+    if not isinstance(table, dict):
+        return out
+    for selector in sorted(table, key=lambda s: (-len(str(s)), str(s))):
+        spec = table[selector]
+        mode = spec.get("mode") if isinstance(spec, dict) else spec
+        source = spec.get("source", "") if isinstance(spec, dict) else ""
+        kind = "rules" if ":" in str(selector) and not str(selector).endswith(":*") else "packs"
+        out.append(
+            {
+                "key": f'response.{kind}."{selector}".mode',
+                "value": _toml(mode),
+                "source": source or "config",
+            }
+        )
+    return out
+
+
+def _esc(text: str) -> str:
+    from rich.markup import escape
+
+    return escape(text)
 
 
 def _toml(value: object) -> str:

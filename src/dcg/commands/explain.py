@@ -21,12 +21,27 @@ def main(args: argparse.Namespace) -> int:
     cfg, request = context(args)
     evaluation = evaluate(cfg, request)
     outcome = preview(cfg, request, evaluation)
-    data = explain_data(cfg, evaluation, outcome)
-    print(jsonfast.dumps(data, indent=2) if args.json else explain_text(data))
+    status = None
+    if evaluation.matches:
+        from dcg.graduation import graduation_status
+
+        status = graduation_status(evaluation.matches[0], request, cfg.response, cfg.history)
+    data = explain_data(cfg, evaluation, outcome, status)
+    if args.json:
+        print(jsonfast.dumps(data, indent=2))
+    else:
+        from dcg.commands import _lines
+
+        _lines.show(explain_lines(data))
     return 0
 
 
-def explain_data(cfg: Config, evaluation: Evaluation, outcome: Outcome | None) -> dict[str, object]:
+def explain_data(
+    cfg: Config,
+    evaluation: Evaluation,
+    outcome: Outcome | None,
+    status: dict[str, object] | None = None,
+) -> dict[str, object]:
     from dcg.packs import KEYWORDS
 
     commands = [
@@ -67,16 +82,21 @@ def explain_data(cfg: Config, evaluation: Evaluation, outcome: Outcome | None) -
         "matches": matches,
         "decision": _decision(evaluation, outcome),
     }
-    if outcome is not None:
-        fields = outcome.fields
+    if status is not None:
+        from dcg.state.clock import format_duration
+
         data["graduation"] = {
-            "mode": cfg.response["mode"],
-            "status": outcome.level,
-            "sessionCount": fields.get("sessionOccurrence"),
-            "sessionThreshold": cfg.response["session_threshold"],
-            "historyCount": fields.get("historyOccurrence"),
-            "historyThreshold": cfg.response["history_threshold"],
-            "historyWindow": _window(cfg.response["history_window"]),
+            "mode": status["mode"],
+            "status": status["level"],
+            "cause": status["cause"],
+            # Occurrences recorded so far; the next one would be one more.
+            "sessionCount": status["session_count"],
+            "sessionThreshold": status["session_threshold"],
+            "historyCount": status["history_count"],
+            "historyThreshold": status["history_threshold"],
+            "historyWindow": format_duration(float(str(status["history_window"]))),
+            "historyScope": status["history_scope"],
+            "allowlisted": status["allowlisted"],
         }
     return data
 
@@ -89,74 +109,89 @@ def _decision(evaluation: Evaluation, outcome: Outcome | None) -> str:
     return "allow: the command was parsed and no rule of the packs considered matched"
 
 
-def _window(seconds: object) -> str:
-    assert isinstance(seconds, int)
-    for unit, size in (("d", 86400), ("h", 3600), ("m", 60)):
-        if seconds % size == 0:
-            return f"{seconds // size}{unit}"
-    return f"{seconds}s"
+def explain_lines(data: dict[str, object]) -> list[tuple[str, str] | str]:
+    """The human form of :func:`explain_data` (the draft's section 9.3 layout)."""
+    from dcg.commands._lines import block, esc, level, styled
 
-
-def explain_text(data: dict[str, object]) -> str:
-    out = [f"Command:    {data['command']}"]
+    rows: list[tuple[str, str]] = [("Command:", f"[bold]{esc(data['command'])}[/bold]")]
     considered = data["packsConsidered"]
     assert isinstance(considered, list)
     if considered:
-        out.append(
-            "Packs:      "
-            + ", ".join(
-                f"{c['pack']} ({', '.join(c['keywords']) or 'keyword'})" for c in considered
-            )
+        packs = ", ".join(
+            f"{esc(c['pack'])} ({esc(', '.join(c['keywords']) or 'keyword')})" for c in considered
         )
+        rows.append(("Packs:", packs))
     else:
-        out.append("Packs:      none of the enabled packs' keywords occur")
+        rows.append(("Packs:", "none of the enabled packs' keywords occur"))
     commands = data["commands"]
     assert isinstance(commands, list)
     if commands:
-        out.append(f"Parsed:     {len(commands)} simple command(s)")
+        rows.append(("Parsed:", f"{len(commands)} simple command(s)"))
+    out: list[tuple[str, str] | str] = [*block(rows, width=12)]
     for i, c in enumerate(commands, 1):
-        via = f"   [via {' > '.join(c['via'])}]" if c["via"] else ""
-        dyn = "   [dynamic]" if c["dynamic"] else ""
-        out.append(f"  {i}. {c['matchText'] or '(no executed words)'}{via}{dyn}")
+        via = f"   [dim]\\[via {esc(' > '.join(c['via']))}][/dim]" if c["via"] else ""
+        dyn = "   [dim]\\[dynamic][/dim]" if c["dynamic"] else ""
+        out.append(f"  {i}. {esc(c['matchText'] or '(no executed words)')}{via}{dyn}")
         for d in c["data"]:
-            out.append(f"     data: {d['word']!r} ({d['why']})")
-    for e in data["excused"]:  # type: ignore[attr-defined]
-        out.append(f"Excused:    {e['segment']} (a safe pattern of {e['pack']})")
+            out.append(f"     [dim]data:[/dim] {esc(repr(d['word']))} ({esc(d['why'])})")
+    excused = data["excused"]
+    assert isinstance(excused, list)
+    for e in excused:
+        out += block(
+            [("Excused:", f"{esc(e['segment'])} (a safe pattern of {esc(e['pack'])})")], width=12
+        )
     matches = data["matches"]
     assert isinstance(matches, list)
     for m in matches:
-        out += [
-            "",
-            f"Pattern:    {m['ruleId']}",
-            f"Pack:       {m['packId']}",
-            f"Severity:   {m['severity']}",
-            f"Segment:    {m['segment']}",
-            f"Reason:     {m['reason']}",
-            f"Why:        {m['explanation']}",
-            f"Instead:    {m['safeAlternative']}",
-        ]
+        out.append("")
+        out += block(
+            [
+                ("Pattern:", f"[bold]{esc(m['ruleId'])}[/bold]"),
+                ("Pack:", esc(m["packId"])),
+                ("Severity:", styled(esc(m["severity"]), _SEVERITY.get(str(m["severity"])))),
+                ("Segment:", esc(m["segment"])),
+                ("Reason:", esc(m["reason"])),
+                ("Why:", esc(m["explanation"])),
+                ("Instead:", f"[cyan]{esc(m['safeAlternative'])}[/cyan]"),
+            ],
+            width=12,
+        )
     grad = data.get("graduation")
-    if isinstance(grad, dict):
-        status = grad["status"]
-        verb = "Would warn" if status == "warning" else "Would be blocked"
-        out += [
-            f"Status:     {verb} ({LEVEL_NAMES.get(status, status)})",
-            "",
-            "Graduation info:",
-            f"  Mode:              {grad['mode']}",
-            f"  Session count:     {grad['sessionCount']}",
-            f"  Session threshold: {grad['sessionThreshold']}",
-            f"  History count:     {grad['historyCount']}",
-            f"  History threshold: {grad['historyThreshold']}",
-            f"  History window:    {grad['historyWindow']}",
-        ]
-        count = grad["sessionCount"]
-        if isinstance(count, int) and count > 1:
-            out += [
-                "",
-                f"Recommendation: This command has been used {count} times this session.",
-                "                Consider adding to allowlist if this is expected workflow.",
-            ]
+    if not isinstance(grad, dict):
+        out += ["", *block([("Decision:", esc(data["decision"]))], width=12)]
+        return out
+    status = str(grad["status"])
+    allowed = grad.get("allowlisted")
+    if isinstance(allowed, dict):
+        state = styled(
+            f"Allowed by allowlist ({esc(allowed.get('rule') or allowed.get('command'))})", "green"
+        )
     else:
-        out += ["", f"Decision:   {data['decision']}"]
-    return "\n".join(out)
+        verb = "Would warn" if status == "warning" else "Would be blocked"
+        state = level(status, f"{verb} ({LEVEL_NAMES.get(status, status)})")
+    out += block([("Status:", state)], width=12)
+    info = [
+        ("Mode:", esc(grad["mode"])),
+        ("Session count:", esc(grad["sessionCount"])),
+        ("Session threshold:", esc(grad["sessionThreshold"])),
+        ("History count:", esc(grad["historyCount"])),
+        ("History threshold:", esc(grad["historyThreshold"])),
+        ("History window:", esc(grad["historyWindow"])),
+    ]
+    out += ["", "Graduation info:", *block(info, indent="  ")]
+    from dcg.render import recommendation
+
+    rec = recommendation(
+        {
+            "session_count": grad["sessionCount"],
+            "session_threshold": grad["sessionThreshold"],
+            "cause": grad.get("cause"),
+        }
+    )
+    if rec:
+        first, *rest = rec
+        out += ["", *block([("Recommendation:", esc(first)), *(("", esc(r)) for r in rest)])]
+    return out
+
+
+_SEVERITY = {"critical": "bold red", "high": "red", "medium": "yellow", "low": "dim"}

@@ -82,19 +82,30 @@ def main(
         return 0
     from rich.table import Table
 
-    table = Table()
-    for col in ("time (UTC)", "rule", "level", "via", "session", "cwd"):
-        table.add_column(col)
+    table = Table(show_lines=False)
+    table.add_column("time (UTC)", no_wrap=True)
+    table.add_column("level", no_wrap=True)
+    table.add_column("rule", no_wrap=True)
+    table.add_column("command", overflow="fold")
+    table.add_column("cwd", overflow="fold")
+    table.add_column("session", no_wrap=True)
     for r in recs:
         level = str(r.get("response_level", ""))
-        style = {"warning": "yellow", "soft_block": "red", "hard_block": "bold red"}.get(level)
+        style = _STYLES.get(level)
+        shown = f"[{style}]{level}[/{style}]" if style else _esc(level)
+        if r.get("via"):
+            shown += f" [dim](via {_esc(r['via'])})[/dim]"
+        command = r.get("command")
         table.add_row(
-            str(r.get("timestamp", "")),
+            str(r.get("timestamp", "")).replace("T", " ").rstrip("Z"),
+            shown,
             _esc(r.get("rule_id", "")),
-            f"[{style}]{level}[/{style}]" if style else level,
-            str(r.get("via", "")),
-            str(r.get("session_id", ""))[:8],
+            _esc(command) if isinstance(command, str) else "[dim](not recorded)[/dim]",
             _esc(r.get("cwd", "")),
+            str(r.get("session_id", ""))[:8],
         )
     out.print(table)
     return 0
+
+
+_STYLES = {"warning": "yellow", "soft_block": "red", "hard_block": "bold red", "allow": "green"}

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 import sys
 import time
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from dcg.commands import _hooks
 from dcg.errors import DcgError
@@ -54,6 +54,14 @@ def choose_agents(agents: Sequence[str], *, all_agents: bool, home: str) -> list
     return found
 
 
+class Plan(NamedTuple):
+    """What installing into one file would do: its text before (None: no file) and after."""
+
+    old: str | None
+    new: str
+    changes: list[str]
+
+
 def install(
     agents: Sequence[str] = (),
     *,
@@ -64,54 +72,213 @@ def install(
     cwd: str | None = None,
     stdout: TextIO | None = None,
 ) -> int:
+    """Install into each chosen agent on its own; exit 1 when any of them could not be."""
     out = stdout or sys.stdout
     home = os.path.expanduser("~")
     cwd = cwd or os.getcwd()
-    exe = exe or _hooks.dcg_executable()
+    if exe is None:
+        # A project's settings are committed and shared: name dcg as found on PATH.
+        exe = "dcg" if project else _hooks.dcg_executable()
+    chosen = choose_agents(agents, all_agents=all_agents, home=home)
+    failed: list[str] = []
     changed_any = False
-    for agent in choose_agents(agents, all_agents=all_agents, home=home):
+    for agent in chosen:
         path = _hooks.settings_path(agent, home=home, cwd=cwd, project=project)
         command = _hooks.hook_command(agent, exe)
-        changes = _install_one(agent, path, command, dry_run=dry_run)
+        try:
+            plan = plan_one(agent, path, command)
+        except DcgError as exc:
+            failed.append(agent)
+            out.write(f"{agent}: NOT installed: {exc}\n")
+            if _hooks.SPECS[agent].owned:
+                out.write(f"  move it away and run install again; dcg's {path} would be:\n")
+            else:
+                out.write(f"  add this to {path} by hand:\n")
+            out.write(_indent(_hooks.snippet(agent, command), "    "))
+            continue
         old = _hooks.legacy_path(agent, home=home, cwd=cwd, project=project)
         if old is not None and _remove_owned(agent, old, dry_run=dry_run):
-            changes.append(f"removed the plugin an older dcg wrote: {old}")
-        verb = "would change" if dry_run else "changed"
-        if changes:
             changed_any = True
-            out.write(f"{agent}: {verb} {path}\n")
-            for change in changes:
-                out.write(f"  - {change}\n")
-            if agent in _NOTES:
-                out.write(f"  note: {_NOTES[agent]}\n")
-        else:
+            verb = "would remove" if dry_run else "removed"
+            out.write(f"{agent}: {verb} the plugin an older dcg wrote: {old}\n")
+        if not plan.changes:
             out.write(f"{agent}: already installed in {path}\n")
+            continue
+        changed_any = True
+        out.write(f"{agent}: {'would change' if dry_run else 'changed'} {path}\n")
+        for change in plan.changes:
+            out.write(f"  - {change}\n")
+        if dry_run:
+            out.write(_indent(diff(path, plan), "    "))
+        else:
+            _apply(agent, path, plan)
+        if agent in _NOTES:
+            out.write(f"  note: {_NOTES[agent]}\n")
+    if project and changed_any:
+        out.write(_portable_note(exe))
+    if failed:
+        done = len(chosen) - len(failed)
+        out.write(
+            f"{done} of {len(chosen)} agents {'would be ' if dry_run else ''}installed; "
+            f"not {', '.join(failed)} (see above)\n"
+        )
+        return 1
     if not changed_any:
         out.write("nothing to change\n")
     return 0
 
 
-def _install_one(agent: str, path: str, command: str, *, dry_run: bool) -> list[str]:
+def _portable_note(exe: str) -> str:
+    import shutil
+
+    where = shutil.which(exe) if not os.path.isabs(exe) else exe
+    text = (
+        f"note: the project files run `{exe}` as found on PATH, so they work on every "
+        "machine that checks them out"
+    )
+    if where is None:
+        return text + f"; `{exe}` is not on PATH here: put it there, or the hooks cannot run\n"
+    return text + f" (here: {where})\n"
+
+
+def _indent(text: str, prefix: str) -> str:
+    return "".join(prefix + line for line in text.splitlines(keepends=True))
+
+
+def diff(path: str, plan: Plan) -> str:
+    """The unified diff a plan makes to ``path``."""
+    import difflib
+
+    old = (plan.old or "").splitlines(keepends=True)
+    new = plan.new.splitlines(keepends=True)
+    lines = difflib.unified_diff(
+        old, new, fromfile=path if plan.old is not None else "/dev/null", tofile=path
+    )
+    return "".join(line if line.endswith("\n") else line + "\n" for line in lines)
+
+
+def plan_one(agent: str, path: str, command: str) -> Plan:
+    """What installing dcg into one agent's file would change; DcgError when it cannot."""
     if _hooks.SPECS[agent].owned:
         text = _hooks.owned_text(agent, command)
         old = _read(path)
         if old == text:
-            return []
+            return Plan(old, text, [])
         if old is not None and _hooks.owned_command(agent, old) is None:
             raise DcgError(f"{path} exists and was not written by dcg; move it away first")
-        if not dry_run:
-            _write(path, text, backup=old is not None)
-        return [f"wrote {os.path.basename(path)} running {command}"]
+        return Plan(old, text, [f"wrote {os.path.basename(path)} running {command}"])
+    old = _read(path)
     current = _hooks.read_json(path)
     settings = current or _hooks.JsonFile(_hooks.new_file(agent), "  ", True)
     changes = _hooks.add(agent, settings.data, command)
     if not changes:
-        return []
+        return Plan(old, old or "", [])
     if current is None:
         changes.insert(0, "created the file")
-    if not dry_run:
-        _write(path, _hooks.dump_json(settings), backup=current is not None)
-    return changes
+    return Plan(old, _hooks.dump_json(settings), changes)
+
+
+def _apply(agent: str, path: str, plan: Plan) -> None:
+    """Write the plan, and note in the manifest what was created (for uninstall)."""
+    created_dirs = _missing_dirs(os.path.dirname(path))
+    backup = _write(path, plan.new, backup=plan.old is not None)
+    entry = manifest_entry(path)
+    entry.setdefault("agent", agent)
+    if plan.old is None and "created_file" not in entry:
+        entry["created_file"] = True
+    dirs = entry.setdefault("dirs", [])
+    assert isinstance(dirs, list)
+    dirs.extend(d for d in created_dirs if d not in dirs)
+    if backup:
+        backups = entry.setdefault("backups", [])
+        assert isinstance(backups, list)
+        backups.append(backup)
+    save_manifest_entry(path, entry)
+
+
+def _missing_dirs(directory: str) -> list[str]:
+    """``directory`` and its ancestors that do not exist yet, deepest first."""
+    out: list[str] = []
+    d = os.path.abspath(directory)
+    while not os.path.exists(d):
+        out.append(d)
+        parent = os.path.dirname(d)
+        if parent == d:
+            break
+        d = parent
+    return out
+
+
+# --- what install created, so that uninstall leaves nothing behind ---------------------------
+
+
+def manifest_path() -> str:
+    from dcg import paths
+
+    return os.path.join(paths.config_dir(), "installed.json")
+
+
+def _load_manifest() -> dict[str, dict[str, object]]:
+    import json
+
+    try:
+        with open(manifest_path(), encoding="utf-8") as f:
+            data = json.load(f)
+    except (OSError, ValueError):
+        return {}
+    files = data.get("files") if isinstance(data, dict) else None
+    return (
+        {k: v for k, v in files.items() if isinstance(v, dict)} if isinstance(files, dict) else {}
+    )
+
+
+def _manifest_dirs() -> list[str]:
+    import json
+
+    try:
+        with open(manifest_path(), encoding="utf-8") as f:
+            dirs = json.load(f).get("dirs")
+    except (OSError, ValueError, AttributeError):
+        return []
+    return [str(d) for d in dirs] if isinstance(dirs, list) else []
+
+
+def manifest_entry(path: str) -> dict[str, object]:
+    return dict(_load_manifest().get(os.path.abspath(path), {}))
+
+
+def save_manifest_entry(path: str, entry: dict[str, object] | None) -> list[str]:
+    """Store (or with None drop) the entry of one settings file; never fails the install.
+
+    Returns the directories made for the manifest alone once it is gone (for the caller
+    to remove with its own, deepest first).
+    """
+    import json
+
+    from dcg import paths
+    from dcg.state import files
+
+    data = _load_manifest()
+    if entry is None:
+        data.pop(os.path.abspath(path), None)
+    else:
+        data[os.path.abspath(path)] = entry
+    target = manifest_path()
+    made = _manifest_dirs()
+    try:
+        if not data:
+            if os.path.exists(target):
+                os.remove(target)
+                return made
+            return []
+        if not os.path.exists(target):
+            made = _missing_dirs(paths.config_dir())
+        files.ensure_dir(os.path.dirname(target))
+        doc = {"schema_version": 1, "files": data, "dirs": made}
+        files.write_replace(target, (json.dumps(doc, indent=2) + "\n").encode())
+    except OSError:
+        pass
+    return []
 
 
 def _remove_owned(agent: str, path: str, *, dry_run: bool) -> bool:
@@ -142,15 +309,19 @@ def backup_name(path: str) -> str:
     return name
 
 
-def _write(path: str, text: str, *, backup: bool) -> None:
+def _write(path: str, text: str, *, backup: bool) -> str | None:
+    """Replace ``path`` with ``text`` atomically; returns the backup's name when one is made."""
     import shutil
 
     os.makedirs(os.path.dirname(path), exist_ok=True)
+    saved = None
     if backup:
-        shutil.copy2(path, backup_name(path))
+        saved = backup_name(path)
+        shutil.copy2(path, saved)
     mode = os.stat(path).st_mode & 0o7777 if os.path.exists(path) else 0o644
     tmp = f"{path}.dcg-tmp-{os.getpid()}"
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, mode)
     with os.fdopen(fd, "w", encoding="utf-8") as f:
         f.write(text)
     os.replace(tmp, path)
+    return saved

@@ -29,11 +29,17 @@ def main(
     t = time.time() if now is None else now
     directory = paths.session_dir()
     _check(directory)
+    wanted = None if session_id is None else resolve(directory, session_id, t)
     if action == "clear":
         require_terminal("session clear", response, stdin)
-        n = sessions.clear(directory, session_id)
-        if session_id and not n:
-            raise DcgError(f"no session with id {session_id}")
+        if wanted is None:
+            n = sessions.clear(directory)
+        else:
+            if not wanted:
+                raise DcgError(f"no session with id {session_id}")
+            if len(wanted) > 1 and session_id not in wanted:
+                raise DcgError(f"{session_id} matches {len(wanted)} sessions; give more of the id")
+            n = sum(sessions.clear(directory, sid) for sid in wanted)
         render.console().print(
             f"Cleared {n} session{'s' if n != 1 else ''}: graduation starts again from the first "
             "occurrence (history is kept; see dcg history)."
@@ -45,8 +51,10 @@ def main(
     docs = [
         d
         for d in sessions.all_sessions(directory, t)
-        if session_id is None or str(d.get("session_id", "")).startswith(session_id)
+        if wanted is None or str(d.get("session_id", "")) in wanted
     ]
+    if session_id is not None and not docs and not json_out:
+        raise DcgError(f"no live session with id {session_id}")
     if json_out:
         import json
 
@@ -78,6 +86,28 @@ def main(
             table.add_row(*head, _esc(rule), str(count), yes)
     out.print(table)
     return 0
+
+
+def resolve(directory: str, given: str, now: float) -> list[str]:
+    """dcg's ids of the sessions ``given`` names: an agent's own session id (as in its
+    payload, whichever agent sent it), dcg's id, or a prefix of dcg's id."""
+    from dcg.agents import AGENTS
+
+    ids = [str(d.get("session_id", "")) for d in sessions.all_sessions(directory, now)]
+    ids += [i for i in _all_ids(directory) if i not in ids]
+    hashed = {sessions.identify(agent, given).session_id for agent in (*AGENTS, "cli")}
+    exact = [i for i in ids if i in hashed or i == given]
+    if exact:
+        return exact
+    return [i for i in ids if given and i.startswith(given.lower())]
+
+
+def _all_ids(directory: str) -> list[str]:
+    try:
+        names = os.listdir(directory)
+    except OSError:
+        return []
+    return [n[:-5] for n in names if n.endswith(".json") and n != "allowlist-cache.json"]
 
 
 def _check(directory: str) -> None:

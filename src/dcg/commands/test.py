@@ -32,9 +32,11 @@ def context(args: argparse.Namespace) -> tuple[Config, HookRequest]:
         "no_warnings": args.no_warnings,
     }
     cfg = config.load(cwd, os.environ, flags)
-    unknown = [p for p in cfg.problems if p.startswith("unknown pack")]
-    if unknown:
-        raise DcgError(unknown[0])
+    # A typo on this command line is an error; one in a config file is a warning, and
+    # the command is judged with the packs that do exist, as the hook does.
+    typed = [p for p in cfg.problems if any(p.startswith(f"unknown pack {w!r}") for w in packs)]
+    if typed:
+        raise DcgError(typed[0])
     import sys
 
     for problem in cfg.problems:
@@ -66,7 +68,9 @@ def main(args: argparse.Namespace) -> int:
     if args.json:
         print(jsonfast.dumps(result_json(evaluation, outcome), indent=2))
     else:
-        print(result_text(evaluation, outcome))
+        from dcg.commands import _lines
+
+        _lines.show(result_lines(evaluation, outcome))
     return 1 if evaluation.matches else 0
 
 
@@ -96,20 +100,51 @@ LEVEL_TEXT = {
 }
 
 
-def result_text(evaluation: Evaluation, outcome: Outcome | None) -> str:
+def result_lines(evaluation: Evaluation, outcome: Outcome | None) -> list[tuple[str, str]]:
+    """The human answer: a verdict line, then the rule, why, what instead, and the level."""
+    from dcg.commands._lines import block, esc, level
+
     if not evaluation.matches:
-        return f"ALLOWED      {evaluation.line}\n  no rule matched"
+        return [
+            ("[bold green]ALLOWED[/bold green]      ", esc(evaluation.line)),
+            ("  ", "no rule matched"),
+        ]
     m = evaluation.matches[0]
-    lines = [
-        f"DESTRUCTIVE  {evaluation.line}",
-        f"  rule       {m.rule_id} ({m.severity})",
-        f"  reason     {m.rule.reason}",
-        f"  safer      {m.rule.alternative}",
+    rows = [
+        ("rule", f"[bold]{esc(m.rule_id)}[/bold] ({_severity(m.severity)})"),
+        ("reason", esc(m.rule.reason)),
+        ("safer", f"[cyan]{esc(m.rule.alternative)}[/cyan]"),
     ]
     if m.command.text != evaluation.line:
-        lines.append(f"  segment    {m.command.text}")
+        rows.append(("segment", esc(m.command.text)))
     if outcome is not None:
-        lines.append(f"  response   {LEVEL_TEXT.get(outcome.level, outcome.level)}")
+        rows.append(
+            ("response", level(outcome.level, LEVEL_TEXT.get(outcome.level, outcome.level)))
+        )
     for other in evaluation.matches[1:]:
-        lines.append(f"  also       {other.rule_id} ({other.severity}) in: {other.command.text}")
-    return "\n".join(lines)
+        rows.append(
+            (
+                "also",
+                f"{esc(other.rule_id)} ({_severity(other.severity)}) in: {esc(other.command.text)}",
+            )
+        )
+    head = ("[bold red]DESTRUCTIVE[/bold red]  ", esc(evaluation.line))
+    return [head, *block(rows, indent="  ", width=11)]
+
+
+_SEVERITY_STYLES = {"critical": "bold red", "high": "red", "medium": "yellow", "low": "dim"}
+
+
+def _severity(name: str) -> str:
+    from dcg.commands._lines import styled
+
+    return styled(name, _SEVERITY_STYLES.get(name))
+
+
+def result_text(evaluation: Evaluation, outcome: Outcome | None) -> str:
+    """:func:`result_lines` as plain text."""
+    from rich.text import Text
+
+    return "\n".join(
+        Text.from_markup(label + value).plain for label, value in result_lines(evaluation, outcome)
+    )

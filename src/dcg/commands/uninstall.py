@@ -8,7 +8,14 @@ import sys
 from typing import TYPE_CHECKING
 
 from dcg.commands import _hooks
-from dcg.commands.install import _read, _remove_owned, _write
+from dcg.commands.install import (
+    _read,
+    _remove_owned,
+    _write,
+    manifest_entry,
+    save_manifest_entry,
+)
+from dcg.errors import DcgError
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -32,19 +39,106 @@ def uninstall(
     if all_agents:
         names = list(_hooks.AGENTS)
     removed = False
+    failed = []
     for agent in names:
         path = _hooks.settings_path(agent, home=home, cwd=cwd, project=project)
-        action = _uninstall_one(agent, path, dry_run=dry_run)
+        try:
+            action = _uninstall_one(agent, path, dry_run=dry_run)
+        except DcgError as exc:
+            failed.append(agent)
+            out.write(f"{agent}: NOT uninstalled: {exc}; remove the dcg hook from it by hand\n")
+            continue
         if action:
             removed = True
             out.write(f"{agent}: {'would ' if dry_run else ''}{action} {path}\n")
+        if action or manifest_entry(path):
+            for line in tidy(agent, path, dry_run=dry_run):
+                out.write(f"  {line}\n")
         old = _hooks.legacy_path(agent, home=home, cwd=cwd, project=project)
         if old is not None and _remove_owned(agent, old, dry_run=dry_run):
             removed = True
             out.write(f"{agent}: {'would ' if dry_run else ''}remove {old}\n")
+    if failed:
+        out.write(f"not uninstalled: {', '.join(failed)} (see above)\n")
+        return 1
     if not removed:
         out.write("dcg is not installed for any of these agents\n")
     return 0
+
+
+def tidy(agent: str, path: str, *, dry_run: bool) -> list[str]:
+    """Remove what install left beside ``path``: its backups and the directories it made.
+
+    The newest backup of a file the person had before install is kept (it is their
+    original) and named; backups install did not record are left and named; directories
+    install created go when nothing else is in them.
+    """
+    entry = manifest_entry(path)
+    would = "would " if dry_run else ""
+    listed = entry.get("backups")
+    recorded = set(listed) if isinstance(listed, list) else set()
+    backups = _backups(path)
+    keep = None if entry.get("created_file") else _original_backup(agent, backups)
+    notes: list[str] = []
+    for backup in backups:
+        if backup == keep:
+            continue
+        if backup in recorded:
+            if not dry_run:
+                os.remove(backup)
+            notes.append(f"{would}remove backup {backup}")
+        else:
+            notes.append(f"left backup {backup} (not made by this install)")
+    if keep:
+        notes.append(f"kept the backup of your original: {keep}")
+    listed_dirs = entry.get("dirs")
+    dirs = [str(d) for d in listed_dirs] if isinstance(listed_dirs, list) else []
+    if entry and not dry_run:
+        dirs += save_manifest_entry(path, None)
+    for directory in sorted(set(dirs), key=len, reverse=True):
+        if dry_run:
+            if os.path.isdir(directory) and _empty_after(directory, path, keep):
+                notes.append(f"would remove empty directory {directory}")
+            continue
+        try:
+            os.rmdir(directory)
+        except OSError:  # not empty (or already gone): it stays
+            continue
+        notes.append(f"removed empty directory {directory}")
+    return notes
+
+
+def _original_backup(agent: str, backups: list[str]) -> str | None:
+    """The newest backup without dcg in it (the person's own file), else the newest."""
+    for backup in reversed(backups):
+        text = _read(backup)
+        if text is None:
+            continue
+        if _hooks.SPECS[agent].owned:
+            if _hooks.owned_command(agent, text) is None:
+                return backup
+            continue
+        try:
+            settings = _hooks.read_json(backup)
+        except DcgError:
+            return backup
+        if settings is None or not _hooks.registered(agent, settings.data):
+            return backup
+    return backups[-1] if backups else None
+
+
+def _backups(path: str) -> list[str]:
+    found = glob.glob(glob.escape(path) + ".dcg-backup-*")
+    return sorted(found, key=lambda p: (os.path.getmtime(p), p))
+
+
+def _empty_after(directory: str, path: str, keep: str | None) -> bool:
+    """Whether ``directory`` would be empty once ``path`` and its backups are gone."""
+    gone = {os.path.abspath(path), *(os.path.abspath(b) for b in _backups(path) if b != keep)}
+    for root, _dirs, names in os.walk(directory):
+        if any(os.path.join(root, n) not in gone for n in names):
+            return False
+    return True
 
 
 def _uninstall_one(agent: str, path: str, *, dry_run: bool) -> str | None:
@@ -75,7 +169,8 @@ def _uninstall_one(agent: str, path: str, *, dry_run: bool) -> str | None:
             os.remove(path)
         return "remove"
     if not dry_run:
-        _write(path, _hooks.dump_json(current), backup=True)
+        # No new backup: only dcg's entries go, and the original's backup is kept.
+        _write(path, _hooks.dump_json(current), backup=False)
     return "remove the dcg hook from"
 
 
@@ -86,8 +181,13 @@ def _original(agent: str, path: str, text: str, command: str) -> str | None:
         old = _read(backup)
         if old is None:
             continue
-        settings = _hooks.read_json(backup)
-        if settings is None or not _hooks.add(agent, settings.data, command):
+        try:
+            settings = _hooks.read_json(backup)
+        except DcgError:
+            continue
+        if settings is None or _hooks.registered(agent, settings.data):
+            continue  # a backup install made of a file that already had dcg in it
+        if not _hooks.add(agent, settings.data, command):
             continue
         if _hooks.dump_json(settings) == text:
             return old

@@ -40,8 +40,13 @@ def record(
     command_hash: str,
     allowed: bool,
     via: str | None = None,
+    command: str | None = None,
 ) -> None:
-    """Append one history record (one write; safe against concurrent hooks)."""
+    """Append one history record (one write; safe against concurrent hooks).
+
+    ``command`` is the command text as people read it (already redacted and truncated,
+    see :mod:`dcg.redact`); it goes last, after every field the counting searches for.
+    """
     rec: dict[str, object] = {
         "schema_version": SCHEMA_VERSION,
         "timestamp": clock.iso(now),
@@ -56,6 +61,8 @@ def record(
     }
     if via is not None:
         rec["via"] = via
+    if command is not None:
+        rec["command"] = command
     files.append_line(path, jsonfast.dumps(rec))
 
 
