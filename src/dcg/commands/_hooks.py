@@ -384,7 +384,8 @@ def snippet(agent: str, command: str) -> str:
     data = new_file(agent)
     hooks = data["hooks"]
     assert isinstance(hooks, dict)
-    hooks[SPECS[agent].event] = [entry(agent, command)]
+    for event in (SPECS[agent].event, *FILE_EVENTS.get(agent, ())):
+        hooks[event] = [entry(agent, command)]
     return json.dumps(data, indent=2) + "\n"
 
 
