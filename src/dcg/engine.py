@@ -124,8 +124,11 @@ def evaluate(
     cwd: str | None = None,
     shell: str = "bash",
     deadline: float | None = None,
+    quiet_rules: frozenset[str] = frozenset(),
 ) -> Evaluation:
     """Evaluate a command line against the enabled packs.
+
+    ``quiet_rules`` are rule ids left out (opt-in rules of packs on only by default).
 
     Raises ``dcg.shell.TooComplex`` when the line exceeds a parsing bound; the caller
     decides (the hook stops such a line when a keyword of an enabled pack occurs).
@@ -155,7 +158,7 @@ def evaluate(
             if pack.safe and any(compiled(s).search(command.text) for s in pack.safe):
                 excused.append((pack_id, command))
                 continue
-            rule = match_rule(pack, command, ctext, cwd)
+            rule = match_rule(pack, command, ctext, cwd, quiet_rules)
             if rule is not None:
                 matches.append(Match(pack, rule, command))
         if deadline is not None:
@@ -173,9 +176,17 @@ def _check_deadline(deadline: float) -> None:
         raise TooComplex("time budget exceeded")
 
 
-def match_rule(pack: Pack, command: Command, ctext: str, cwd: str | None) -> Rule | None:
+def match_rule(
+    pack: Pack,
+    command: Command,
+    ctext: str,
+    cwd: str | None,
+    quiet_rules: frozenset[str] = frozenset(),
+) -> Rule | None:
     """The first rule of ``pack`` that matches ``command``, if any."""
     for rule in pack.rules:
+        if quiet_rules and pack.rule_id(rule) in quiet_rules:
+            continue
         if rule.keywords and not any(has_keyword(ctext, k) for k in rule.keywords):
             continue
         if not compiled(rule.pattern).search(command.text):

@@ -185,6 +185,7 @@ def run_engine(request: HookRequest, cfg: Config, deadline: float) -> Evaluation
             cwd=request.cwd,
             shell=request.shell,
             deadline=deadline,
+            quiet_rules=cfg.quiet_rules,
         )
     except TooComplex as exc:
         return too_complex(request.command, cfg.packs, str(exc)) or Evaluation(request.command)
