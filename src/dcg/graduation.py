@@ -209,9 +209,20 @@ def _respond(
     # The decision: pure.
     verdict = judge(match.rule_id, match.severity, seen.counts, response)
     f = _facts(match, request, verdict)
+    f.at_risk = _at_risk(match, cwd)
     # Writes.
     f.code = _record(match, request, response, history, verdict, seen, cwd, now)
     return _outcome(match, f, response, silent=_silent(f, response))
+
+
+def _at_risk(match: Match, cwd: str) -> str:
+    """What uncommitted work the command reaches, asked of git (bounded; decisions.md 10.7)."""
+    from dcg.gitinfo import at_risk
+
+    try:
+        return at_risk(match.rule_id, match.command.argv, cwd)
+    except Exception:  # naming what is at risk must never cost the decision
+        return ""
 
 
 def _passes(match: Match, request: HookRequest, cwd: str, now: float) -> tuple[str, str] | None:

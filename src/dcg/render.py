@@ -34,6 +34,7 @@ class Facts:
 
     __slots__ = (
         "alternative",
+        "at_risk",
         "cause",
         "code",
         "command",
@@ -87,6 +88,8 @@ class Facts:
         self.history_threshold = history_threshold
         self.window = window
         self.code = code
+        # What git says the command would destroy (dcg.gitinfo); "" when it was not asked.
+        self.at_risk = ""
 
 
 def allowlist_command(rule_id: str) -> str:
@@ -140,6 +143,7 @@ def human_text(f: Facts) -> str:
         f"Pattern:  {f.rule_id}",
         f"Severity: {f.severity}",
         f"Command:  {f.command}",
+        *([f"At risk:  {f.at_risk}"] if f.at_risk else []),
         "",
     ]
     if f.level == "warning":
@@ -211,6 +215,8 @@ def _about(f: Facts) -> str:
         parts[0] += "."
     if f.explanation:
         parts.append(f"At risk: {f.explanation.strip()}")
+    if f.at_risk:
+        parts.append(f.at_risk)
     if f.alternative:
         alt = f.alternative.strip()
         parts.append(f"Safer alternative: {alt}" + ("" if alt.endswith((".", "!", "?")) else "."))

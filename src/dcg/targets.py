@@ -121,6 +121,8 @@ def _expand(word: str) -> str:
         w = "/home/" + w[1:]
     for token in ("${TMPDIR}", "$TMPDIR", "$env:TEMP", "$env:TMP", "${env:TEMP}", "${env:TMP}"):
         w = w.replace(token, "/tmp")
+    if "${" in w:
+        w = _temp_defaults(w)
     # Any other variable may be unset or empty: drop it and judge what remains.
     while "$" in w:
         i = w.index("$")
@@ -135,6 +137,62 @@ def _expand(word: str) -> str:
                 j += 1
         w = w[:i] + w[j:]
     return w
+
+
+# ${TMPDIR:-/tmp}, ${TMPDIR:=/var/tmp}, ${TMP-/tmp}, ${TMPDIR:?}: a temp directory either way.
+_TEMP_VARS = ("TMPDIR", "TMP", "TEMP", "TEMPDIR")
+
+
+def _temp_defaults(w: str) -> str:
+    for var in _TEMP_VARS:
+        start = w.find("${" + var)
+        while start >= 0:
+            end = w.find("}", start)
+            if end < 0:
+                break
+            op = w[start + 2 + len(var) : end]
+            default = op.lstrip(":")[1:] if op[:1] in (":", "-", "=", "?") else None
+            if op and default is None:
+                break
+            # The variable is temp; a default that is not a temp root is judged as written.
+            if default and op.lstrip(":")[:1] in "-=" and default.rstrip("/") not in TEMP_ROOTS:
+                value = default
+            else:
+                value = "/tmp"
+            w = w[:start] + value + w[end + 1 :]
+            start = w.find("${" + var, start + len(value))
+    return w
+
+
+def mktemp_output(args: list[str]) -> str | None:
+    """What ``$(mktemp ARGS)`` prints, as far as it matters: a path in a temp directory.
+
+    With ``-p DIR``/``--tmpdir=DIR`` the name is in DIR; a template without ``-t``/``-p``
+    is relative to the cwd (judged like any other path). None when it cannot be told.
+    """
+    tmpdir: str | None = None
+    template = ""
+    it = iter(args)
+    for arg in it:
+        if arg in ("-p", "--tmpdir"):
+            tmpdir = next(it, None)
+            if tmpdir is None:
+                return None
+        elif arg.startswith("--tmpdir="):
+            tmpdir = arg.partition("=")[2] or "/tmp"
+        elif arg.startswith("-p") and len(arg) > 2:
+            tmpdir = arg[2:]
+        elif arg == "-t" or (arg[:1] == "-" and arg[1:2] != "-" and "t" in arg[1:]):
+            tmpdir = tmpdir or "/tmp"
+        elif arg.startswith("--suffix="):
+            continue
+        elif not arg.startswith("-"):
+            template = arg
+    if not template:
+        return posixpath.join(tmpdir or "/tmp", "tmp.XXXXXXXXXX")
+    if tmpdir is None:
+        return template
+    return posixpath.join(tmpdir, posixpath.basename(template))
 
 
 def resolve(word: str, cwd: str) -> str | None:
@@ -164,7 +222,14 @@ def is_critical(path: str) -> bool:
 
 
 def is_temp(path: str) -> bool:
-    """Strictly inside a temp directory (the temp directory itself does not count)."""
+    """Strictly inside a temp directory (the temp directory itself does not count).
+
+    The home directory is never temp, even where it lives below one (a CI runner's or a
+    test's HOME under /tmp): what is in it is the user's.
+    """
+    h = posixpath.normpath(home())
+    if path == h or path.startswith(h.rstrip("/") + "/"):
+        return False
     return any(path.startswith(root.rstrip("/") + "/") for root in temp_roots())
 
 
@@ -252,11 +317,36 @@ def find_delete_outside_temp(command: Command, cwd: str) -> bool:
     if not find_deletes(command.argv):
         return False
     roots = temp_roots()
+    paths: list[str] = []
     for word in find_roots(command.argv):
         path = resolve(word, cwd)
-        if path is None or not (is_temp(path) or path in roots):
+        if path is None:
             return True
-    return False
+        if not (is_temp(path) or path in roots):
+            paths.append(path)
+    if not paths:
+        return False
+    from dcg.safe_delete import all_safe, selects_only_regenerable
+
+    if selects_only_regenerable(command.argv) and all(project_of(p, cwd) for p in paths):
+        return False
+    return not all_safe(paths, cwd)
+
+
+def project_of(path: str, cwd: str) -> str | None:
+    """The project a path belongs to: the enclosing git work tree of cwd, else cwd.
+
+    None when that is the home directory, a system directory, or does not contain ``path``.
+    """
+    from dcg.gitinfo import work_tree
+
+    base = posixpath.normpath(cwd or os.getcwd())
+    root = work_tree(base) or base
+    if is_critical(root):  # a dotfiles repository in the home directory is no project
+        root = base
+    if is_critical(root) or not (path == root or path.startswith(root.rstrip("/") + "/")):
+        return None
+    return root
 
 
 def any_critical(command: Command, cwd: str) -> bool:
@@ -276,23 +366,42 @@ _FEEDERS = ("xargs", "parallel", "find")
 
 
 def any_outside_temp(command: Command, cwd: str) -> bool:
-    """Rule check: at least one target lies (or may lie) outside the temp directories.
+    """Rule check: at least one target lies (or may lie) outside what is safe to delete.
 
-    A target that is only a variable the line never set (``"$d"``) is unknown and counts
+    Safe: inside a temp directory (after resolving symlinks), well-known build or cache
+    output (:mod:`dcg.regenerable`), or what the enclosing git repository ignores. A
+    target that is only a variable the line never set (``"$d"``) is unknown and counts
     as outside; so does an rm whose operands come from ``xargs``/``parallel``/``find``.
     """
     argv = command.argv
     words = targets(argv)
     if not words and argv and argv[0] != "find":
         return any(v.split(" ")[0] in _FEEDERS for v in command.via)
+    paths: list[str] = []
     for word in words:
         path = resolve(word, cwd)
         if path is None:
             if "$" in word:
                 return True
-        elif not is_temp(path):
-            return True
-    return False
+        elif _partial_glob(word) and not is_temp(path):
+            return True  # `build*` may match build-scripts/: only temp excuses a guess
+        else:
+            paths.append(path)
+    from dcg.safe_delete import all_safe
+
+    return not all_safe(paths, cwd)
+
+
+def _partial_glob(word: str) -> bool:
+    """A glob inside a name (``build*``, ``dist?``), not a whole ``dir/*`` component."""
+    from dcg.regenerable import is_output_glob
+
+    return any(
+        c in part
+        for part in word.split("/")
+        if part not in ("*", ".*") and not is_output_glob(part)
+        for c in "*?["
+    )
 
 
 def rimraf_outside_temp(command: Command, cwd: str) -> bool:
