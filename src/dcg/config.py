@@ -30,7 +30,7 @@ RESPONSE_DEFAULTS: dict[str, object] = {
     "log_warnings": True,
     "soft_block_action": "confirm",
     "confirm_requires_tty": True,
-    "history_scope": "global",
+    "history_scope": "project",
 }
 HISTORY_DEFAULTS: dict[str, object] = {
     "max_age": "30d",

@@ -17,7 +17,7 @@ import os
 import time
 
 from dcg import paths, render
-from dcg.decision import Counts, Verdict, int_setting, judge, setting
+from dcg.decision import Counts, Verdict, int_setting, judge, next_level, setting
 from dcg.hookio import SOFT_BLOCK, WARNING, Outcome
 from dcg.state import allowlist, codes, files, session
 from dcg.state import history as hist
@@ -210,6 +210,7 @@ def _respond(
     verdict = judge(match.rule_id, match.severity, seen.counts, response)
     f = _facts(match, request, verdict)
     f.at_risk = _at_risk(match, cwd)
+    f.next_level = next_level(match.severity, verdict, response, seen.counts.acknowledged)
     # Writes.
     f.code = _record(match, request, response, history, verdict, seen, cwd, now)
     return _outcome(match, f, response, silent=_silent(f, response))
@@ -371,7 +372,9 @@ def preview(
     """
     t = time.time() if now is None else now
     seen = _count(match, request, response, t, write=False)
-    f = _facts(match, request, judge(match.rule_id, match.severity, seen.counts, response))
+    verdict = judge(match.rule_id, match.severity, seen.counts, response)
+    f = _facts(match, request, verdict)
+    f.next_level = next_level(match.severity, verdict, response, seen.counts.acknowledged)
     files.take_notes()
     return _outcome(match, f, response, silent=False)
 
