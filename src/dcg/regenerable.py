@@ -24,7 +24,7 @@ NAMES: dict[str, tuple[str, ...]] = {
     "ruby": (".bundle", ".yardoc", "_site", ".sass-cache"),
     "elixir": ("_build", "deps", ".elixir_ls"),
     "ios": ("DerivedData", "Pods", ".build"),
-    "c": ("CMakeFiles", "builddir", "_build", ".ccls-cache"),
+    "c": ("CMakeFiles", "CMakeCache.txt", "builddir", "_build", ".ccls-cache"),
     "tools": (".cache", ".terraform", ".serverless", ".dart_tool", "elm-stuff", ".zig-cache",
               "zig-cache", "zig-out", ".stack-work", "dist-newstyle", ".direnv"),
 }  # fmt: skip
@@ -34,7 +34,8 @@ SUFFIXES = (".egg-info",)
 # Multi-component outputs: vendor/bundle (Ruby), Carthage/Build (iOS), .yarn/cache.
 SUBPATHS = ("vendor/bundle", "Carthage/Build", ".yarn/cache")
 
-# Below the home directory: the user's tool caches (strictly inside each).
+# Below the home directory: the user's tool caches (the whole cache, or anything inside
+# it; for the shared roots in SHARED_CACHE_ROOTS only what is strictly inside).
 HOME_CACHES = (
     ".cache",
     "Library/Caches",
@@ -50,6 +51,8 @@ HOME_CACHES = (
     ".pub-cache",
     ".cocoapods/repos",
 )
+
+SHARED_CACHE_ROOTS = (".cache", "Library/Caches")
 
 # What `find … -name X -delete` may select and still be a routine cleanup.
 FIND_NAMES = frozenset({"*.pyc", "*.pyo", "*.class", "*.o", ".DS_Store", "*.egg-info"})

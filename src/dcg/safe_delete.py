@@ -27,11 +27,13 @@ def _inside(path: str, base: str) -> bool:
 def in_user_cache(path: str) -> bool:
     """Strictly inside one of the user's tool cache directories."""
     h = posixpath.normpath(home())
-    bases = [posixpath.join(h, c) for c in regenerable.HOME_CACHES]
-    xdg = os.environ.get("XDG_CACHE_HOME")
-    if xdg and xdg.startswith("/") and not is_critical(posixpath.normpath(xdg)):
-        bases.append(posixpath.normpath(xdg))
-    return any(_inside(path, b) for b in bases)
+    for cache in regenerable.HOME_CACHES:
+        base = posixpath.join(h, cache)
+        if _inside(path, base) or (path == base and cache not in regenerable.SHARED_CACHE_ROOTS):
+            return True
+    xdg = posixpath.normpath(os.environ.get("XDG_CACHE_HOME") or "/")
+    # XDG_CACHE_HOME=/ or =$HOME must not make everything a cache.
+    return xdg.startswith("/") and not is_critical(xdg) and _inside(path, xdg)
 
 
 def _lexically_safe(path: str, cwd: str) -> tuple[bool, str | None]:

@@ -124,3 +124,9 @@ def test_build_output_symlinked_to_source_is_stopped() -> None:
     (project / "src").mkdir(parents=True)
     (project / "node_modules").symlink_to(project / "src")
     assert _rule("rm -rf node_modules/", cwd=str(project)) == "core.filesystem:rm-rf"
+
+
+@pytest.mark.parametrize("cache", ["/", "~"])
+def test_a_cache_variable_naming_root_or_home_makes_nothing_a_cache(cache: str) -> None:
+    value = str(Path.home()) if cache == "~" else cache
+    assert _rule("rm -rf ~/src", XDG_CACHE_HOME=value) == "core.filesystem:rm-rf"
