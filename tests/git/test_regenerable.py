@@ -98,6 +98,10 @@ def test_routine_cleanup_passes(command: str) -> None:
         ),
         pytest.param('rm -rf "${TMPDIR:-.}/x"', "core.filesystem:rm-rf", id="tmpdir-cwd-default"),
         pytest.param('bash -c "rm -rf node_modules/../lib"', "core.filesystem:rm-rf", id="bash-c"),
+        pytest.param("cd ~ && rm -rf build", "core.filesystem:rm-rf", id="cd-home"),
+        pytest.param("cd / && rm -rf build", "core.filesystem:rm-rf", id="cd-root"),
+        pytest.param('cd "$X" && rm -rf dist', "core.filesystem:rm-rf", id="cd-unknown"),
+        pytest.param("cd /tmp/gone; rm -rf src", "core.filesystem:rm-rf", id="cd-may-fail"),
     ],
 )
 def test_escapes_are_stopped(command: str, rule_id: str) -> None:
@@ -130,3 +134,15 @@ def test_build_output_symlinked_to_source_is_stopped() -> None:
 def test_a_cache_variable_naming_root_or_home_makes_nothing_a_cache(cache: str) -> None:
     value = str(Path.home()) if cache == "~" else cache
     assert _rule("rm -rf ~/src", XDG_CACHE_HOME=value) == "core.filesystem:rm-rf"
+
+
+@pytest.mark.parametrize(
+    ("command", "rule_id"),
+    [
+        pytest.param("cd .. && rm -rf node_modules", "core.filesystem:rm-rf", id="cd-up-to-home"),
+        pytest.param("cd src && rm -rf ../..", "core.filesystem:rm-rf-critical", id="cd-dotdot"),
+    ],
+)
+def test_cd_out_of_a_project_in_home_is_stopped(command: str, rule_id: str) -> None:
+    project = Path.home() / "project"
+    assert _rule(command, cwd=str(project)) == rule_id
