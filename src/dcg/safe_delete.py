@@ -1,4 +1,4 @@
-"""Whether deletion targets are safe to lose: temp, regenerable build output, or git-ignored.
+"""The core deletion checks: targets outside temp, regenerable output and what git ignores.
 
 Called by the core deletion rules' checks, that is only after a pattern matched. Names
 are judged on normalised paths; symlinks are resolved first, so a link in /tmp that
@@ -13,11 +13,26 @@ import os
 import posixpath
 
 from dcg import gitinfo, regenerable
-from dcg.targets import home, is_critical, is_temp, project_of
+from dcg.targets import (
+    FEEDERS,
+    find_deletes,
+    find_roots,
+    home,
+    is_critical,
+    is_temp,
+    resolve,
+    rm_forced,
+    rm_operands,
+    rm_recursive,
+    targets,
+    temp_roots,
+)
 
 TYPE_CHECKING = False  # typing costs ms at start-up; type checkers treat this as True
 if TYPE_CHECKING:
     from collections.abc import Sequence
+
+    from dcg.shell.command import Command
 
 
 def _inside(path: str, base: str) -> bool:
@@ -102,3 +117,94 @@ def selects_only_regenerable(argv: Sequence[str]) -> bool:
     if not names or any(a in _COMBINE for a in argv):
         return False
     return all(n in regenerable.FIND_NAMES or regenerable.is_regenerable_name(n) for n in names)
+
+
+def project_of(path: str, cwd: str) -> str | None:
+    """The project a path belongs to: the enclosing git work tree of cwd, else cwd.
+
+    None when that is the home directory, a system directory, or does not contain ``path``.
+    """
+    base = posixpath.normpath(cwd or os.getcwd())
+    root = gitinfo.work_tree(base) or base
+    if is_critical(root):  # a dotfiles repository in the home directory is no project
+        root = base
+    if is_critical(root) or not (path == root or path.startswith(root.rstrip("/") + "/")):
+        return None
+    return root
+
+
+def any_outside_temp(command: Command, cwd: str) -> bool:
+    """Rule check: at least one target lies (or may lie) outside what is safe to delete.
+
+    Safe: inside a temp directory (after resolving symlinks), well-known build or cache
+    output (:mod:`dcg.regenerable`), or what the enclosing git repository ignores. A
+    target that is only a variable the line never set (``"$d"``) is unknown and counts
+    as outside; so does an rm whose operands come from ``xargs``/``parallel``/``find``.
+    """
+    argv = command.argv
+    words = targets(argv)
+    if not words and argv and argv[0] != "find":
+        return any(v.split(" ")[0] in FEEDERS for v in command.via)
+    paths: list[str] = []
+    for word in words:
+        path = resolve(word, cwd)
+        if path is None:
+            if "$" in word:
+                return True
+        elif _partial_glob(word) and not is_temp(path):
+            return True  # `build*` may match build-scripts/: only temp excuses a guess
+        else:
+            paths.append(path)
+    return not all_safe(paths, cwd)
+
+
+def _partial_glob(word: str) -> bool:
+    """A glob inside a name (``build*``, ``dist?``), not a whole ``dir/*`` component."""
+    return any(
+        c in part
+        for part in word.split("/")
+        if part not in ("*", ".*") and not regenerable.is_output_glob(part)
+        for c in "*?["
+    )
+
+
+def find_delete_outside_temp(command: Command, cwd: str) -> bool:
+    """Rule check for find: it deletes and a starting point lies outside temp.
+
+    Unlike rm, find deletes only what it finds below its starting points, so starting at
+    a temp directory itself (`find /tmp -mtime +3 -delete`) stays inside temp.
+    """
+    if not find_deletes(command.argv):
+        return False
+    roots = temp_roots()
+    paths: list[str] = []
+    for word in find_roots(command.argv):
+        path = resolve(word, cwd)
+        if path is None:
+            return True
+        if not (is_temp(path) or path in roots):
+            paths.append(path)
+    if not paths:
+        return False
+    if selects_only_regenerable(command.argv) and all(project_of(p, cwd) for p in paths):
+        return False
+    return not all_safe(paths, cwd)
+
+
+def rimraf_outside_temp(command: Command, cwd: str) -> bool:
+    """Rule check for rimraf (rm -rf for Node projects), however it is launched."""
+    argv = command.argv
+    if "rimraf" not in argv:
+        return False
+    rest = argv[argv.index("rimraf") :]
+    operands = tuple(a for a in rest if not a.startswith("-"))
+    from dcg.shell.command import Command as Cmd
+
+    return any_outside_temp(Cmd(("rm", *operands[1:]), via=command.via), cwd)
+
+
+def recursive_forced_outside_temp(command: Command, cwd: str) -> bool:
+    """Rule check for rm: recursive and forced, and a target lies outside temp."""
+    argv = command.argv
+    opts = rm_operands(argv)[0]
+    return rm_recursive(opts) and rm_forced(opts) and any_outside_temp(command, cwd)

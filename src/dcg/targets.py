@@ -261,11 +261,11 @@ def rm_operands(argv: tuple[str, ...]) -> tuple[set[str], list[str]]:
     return opts, operands
 
 
-def _rm_recursive(opts: set[str]) -> bool:
+def rm_recursive(opts: set[str]) -> bool:
     return bool(opts & {"r", "R", "--recursive"})
 
 
-def _rm_forced(opts: set[str]) -> bool:
+def rm_forced(opts: set[str]) -> bool:
     return bool(opts & {"f", "--force"})
 
 
@@ -308,47 +308,6 @@ def find_delete_critical(command: Command, cwd: str) -> bool:
     return find_deletes(command.argv) and any_critical(command, cwd)
 
 
-def find_delete_outside_temp(command: Command, cwd: str) -> bool:
-    """Rule check for find: it deletes and a starting point lies outside temp.
-
-    Unlike rm, find deletes only what it finds below its starting points, so starting at
-    a temp directory itself (`find /tmp -mtime +3 -delete`) stays inside temp.
-    """
-    if not find_deletes(command.argv):
-        return False
-    roots = temp_roots()
-    paths: list[str] = []
-    for word in find_roots(command.argv):
-        path = resolve(word, cwd)
-        if path is None:
-            return True
-        if not (is_temp(path) or path in roots):
-            paths.append(path)
-    if not paths:
-        return False
-    from dcg.safe_delete import all_safe, selects_only_regenerable
-
-    if selects_only_regenerable(command.argv) and all(project_of(p, cwd) for p in paths):
-        return False
-    return not all_safe(paths, cwd)
-
-
-def project_of(path: str, cwd: str) -> str | None:
-    """The project a path belongs to: the enclosing git work tree of cwd, else cwd.
-
-    None when that is the home directory, a system directory, or does not contain ``path``.
-    """
-    from dcg.gitinfo import work_tree
-
-    base = posixpath.normpath(cwd or os.getcwd())
-    root = work_tree(base) or base
-    if is_critical(root):  # a dotfiles repository in the home directory is no project
-        root = base
-    if is_critical(root) or not (path == root or path.startswith(root.rstrip("/") + "/")):
-        return None
-    return root
-
-
 def any_critical(command: Command, cwd: str) -> bool:
     """Rule check: a target of this rm/find could be root, home or a system directory."""
     argv = command.argv
@@ -362,71 +321,13 @@ def any_critical(command: Command, cwd: str) -> bool:
 
 
 # Wrappers that hand the deleting command its operands at run time.
-_FEEDERS = ("xargs", "parallel", "find")
-
-
-def any_outside_temp(command: Command, cwd: str) -> bool:
-    """Rule check: at least one target lies (or may lie) outside what is safe to delete.
-
-    Safe: inside a temp directory (after resolving symlinks), well-known build or cache
-    output (:mod:`dcg.regenerable`), or what the enclosing git repository ignores. A
-    target that is only a variable the line never set (``"$d"``) is unknown and counts
-    as outside; so does an rm whose operands come from ``xargs``/``parallel``/``find``.
-    """
-    argv = command.argv
-    words = targets(argv)
-    if not words and argv and argv[0] != "find":
-        return any(v.split(" ")[0] in _FEEDERS for v in command.via)
-    paths: list[str] = []
-    for word in words:
-        path = resolve(word, cwd)
-        if path is None:
-            if "$" in word:
-                return True
-        elif _partial_glob(word) and not is_temp(path):
-            return True  # `build*` may match build-scripts/: only temp excuses a guess
-        else:
-            paths.append(path)
-    from dcg.safe_delete import all_safe
-
-    return not all_safe(paths, cwd)
-
-
-def _partial_glob(word: str) -> bool:
-    """A glob inside a name (``build*``, ``dist?``), not a whole ``dir/*`` component."""
-    from dcg.regenerable import is_output_glob
-
-    return any(
-        c in part
-        for part in word.split("/")
-        if part not in ("*", ".*") and not is_output_glob(part)
-        for c in "*?["
-    )
-
-
-def rimraf_outside_temp(command: Command, cwd: str) -> bool:
-    """Rule check for rimraf (rm -rf for Node projects), however it is launched."""
-    argv = command.argv
-    if "rimraf" not in argv:
-        return False
-    rest = argv[argv.index("rimraf") :]
-    operands = tuple(a for a in rest if not a.startswith("-"))
-    from dcg.shell.command import Command as Cmd
-
-    return any_outside_temp(Cmd(("rm", *operands[1:]), via=command.via), cwd)
+FEEDERS = ("xargs", "parallel", "find")
 
 
 def recursive_critical(command: Command, cwd: str) -> bool:
     """Rule check for rm: recursive (forced or not) and a target is critical."""
     argv = command.argv
-    return _rm_recursive(rm_operands(argv)[0]) and any_critical(command, cwd)
-
-
-def recursive_forced_outside_temp(command: Command, cwd: str) -> bool:
-    """Rule check for rm: recursive and forced, and a target lies outside temp."""
-    argv = command.argv
-    opts = rm_operands(argv)[0]
-    return _rm_recursive(opts) and _rm_forced(opts) and any_outside_temp(command, cwd)
+    return rm_recursive(rm_operands(argv)[0]) and any_critical(command, cwd)
 
 
 def over_ssh(command: Command, cwd: str) -> bool:

@@ -1,13 +1,12 @@
 """Recursive deletion with rm and find, judged by what the targets could reach."""
 
 from dcg.model import Pack, Rule
-from dcg.targets import (
-    find_delete_critical,
+from dcg.safe_delete import (
     find_delete_outside_temp,
-    recursive_critical,
     recursive_forced_outside_temp,
     rimraf_outside_temp,
 )
+from dcg.targets import find_delete_critical, recursive_critical
 
 # rm with an option; whether it is recursive (-r, -R, -rf, -fr, --recursive, --recur…) and
 # forced is read from its argv by the rule's check.
