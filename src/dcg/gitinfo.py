@@ -93,10 +93,13 @@ def tracked_under(root: str, paths: Sequence[str]) -> bool | None:
     return None if out is None else bool(out.strip("\0"))
 
 
-def status(root: str, pathspecs: Sequence[str] = ()) -> tuple[list[str], list[str]] | None:
+def status(
+    root: str, pathspecs: Sequence[str] = (), with_untracked: bool = True
+) -> tuple[list[str], list[str]] | None:
     """``(changed tracked, untracked)`` paths under ``pathspecs``; None: no answer."""
     spec = ["--", *pathspecs] if pathspecs else []
-    out = git(root, ["status", "--porcelain=v1", "-z", "--untracked-files=all", *spec])
+    which = "--untracked-files=all" if with_untracked else "--untracked-files=no"
+    out = git(root, ["status", "--porcelain=v1", "-z", which, *spec])
     if out is None:
         return None
     changed: list[str] = []
@@ -205,7 +208,7 @@ def at_risk(rule_id: str, argv: Sequence[str], cwd: str) -> str:
             removed = clean_preview(root, argv)
             return COULD_NOT_LOOK if removed is None else describe(None, removed)
         specs = [os.path.relpath(os.path.join(cwd, p), root) for p in _pathspecs(argv)]
-        got = status(root, specs if name in _UNSTAGED else ())
+        got = status(root, specs if name in _UNSTAGED else (), with_untracked=False)
         if got is None:
             return COULD_NOT_LOOK
         changed = [c for c in got[0] if not (name in _UNSTAGED and c.endswith(" (staged)"))]
@@ -213,7 +216,10 @@ def at_risk(rule_id: str, argv: Sequence[str], cwd: str) -> str:
     if rule_id in _DELETES:
         from dcg.targets import resolve, targets
 
-        words = targets(tuple(argv)) if argv[:1] != ("rimraf",) else list(argv[1:])
+        if "rimraf" in argv:
+            words = [a for a in argv[argv.index("rimraf") + 1 :] if not a.startswith("-")]
+        else:
+            words = targets(tuple(argv))
         paths = [p for p in (resolve(w, cwd) for w in words) if p]
         roots = {work_tree(_existing(p)) for p in paths}
         roots.discard(None)

@@ -92,6 +92,13 @@ def _hook(command: str, cwd: Path, **env: str) -> dict[str, object]:
             id="rm-rf-src",
         ),
         pytest.param(
+            "npx rimraf src",
+            "core.filesystem:rimraf",
+            ["1 modified file (src/app.py)", "1 untracked file (src/notes.txt)"],
+            [],
+            id="rimraf-src",
+        ),
+        pytest.param(
             "git checkout -- README.md",
             "core.git:checkout-discard",
             ["1 modified file (README.md)"],
