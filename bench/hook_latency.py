@@ -6,7 +6,10 @@ State lives in a throw-away HOME so the benchmark neither reads nor pollutes you
 Without --dcg it measures what a user gets: a fresh venv with the current pip and a
 regular (non-editable, byte-compiled) install of this checkout.
 
-    python bench/hook_latency.py [--dcg PATH] [--rounds 40] [--json] [--check]
+    python bench/hook_latency.py [--dcg PATH] [--compare PATH] [--rounds 40] [--json] [--check]
+
+``--compare PATH`` runs the no-keyword and keyword cases with a second dcg (e.g. main's
+venv) in the same interleaved rounds, so that the two can be compared under one load.
 """
 
 from __future__ import annotations
@@ -40,7 +43,22 @@ CASES: list[tuple[str, str, dict[str, str], float | None]] = [
         {"DCG_PACKS": "all", "DCG_RESPONSE_MODE": "paranoid"},
         2.0,
     ),
+    # A git repository with modified and untracked files: the stop asks git what is at risk.
+    (
+        "stopped in a git repo (rm -rf src)",
+        "rm -rf src",
+        {"REPO": "1", "DCG_RESPONSE_MODE": "paranoid"},
+        None,
+    ),
+    (
+        "stopped in a git repo (reset --hard)",
+        "git reset --hard",
+        {"REPO": "1", "DCG_RESPONSE_MODE": "paranoid"},
+        None,
+    ),
 ]
+# Cases also run with --compare's dcg.
+COMPARED = ("no keyword (ls -la)", "safe with keyword (git status)")
 
 MIXED_CORPUS = [
     "ls -la",
@@ -66,12 +84,12 @@ MIXED_CORPUS = [
 ]
 
 
-def payload(command: str) -> bytes:
+def payload(command: str, cwd: str = "/tmp/bench-project") -> bytes:
     return json.dumps(
         {
             "session_id": "bench-session",
             "transcript_path": "/tmp/bench/transcript.jsonl",
-            "cwd": "/tmp/bench-project",
+            "cwd": cwd,
             "permission_mode": "default",
             "hook_event_name": "PreToolUse",
             "tool_name": "Bash",
@@ -122,37 +140,59 @@ def seed_history(config_dir: Path, entries: int) -> None:
     os.chmod(path, 0o600)
 
 
+def make_repo(root: Path) -> None:
+    """A small repository with modified, staged and untracked files under src/."""
+    git = ["git", "-c", "user.name=bench", "-c", "user.email=bench@example.com", "-C", str(root)]
+    (root / "src").mkdir(parents=True)
+    for i in range(50):
+        (root / "src" / f"m{i}.py").write_text(f"x = {i}\n")
+    subprocess.run([*git, "init", "-q"], check=True)
+    subprocess.run([*git, "add", "."], check=True)
+    subprocess.run([*git, "commit", "-qm", "bench"], check=True)
+    for i in range(5):
+        (root / "src" / f"m{i}.py").write_text("changed\n")
+        (root / "src" / f"new{i}.py").write_text("new\n")
+
+
 def run_once(cmd: list[str], data: bytes | None, env: dict[str, str]) -> float:
     start = time.perf_counter()
     subprocess.run(cmd, input=data, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     return time.perf_counter() - start
 
 
-def bench_processes(dcg: str, rounds: int) -> list[dict[str, object]]:
+def bench_processes(dcg: str, rounds: int, compare: str | None = None) -> list[dict[str, object]]:
     python = interpreter_of(dcg)
     base_env = {k: v for k, v in os.environ.items() if not k.startswith("DCG_")}
     timings: dict[str, list[float]] = {"baseline": []}
-    envs: dict[str, dict[str, str]] = {}
+    # (name, dcg, payload, environment, target)
+    runs: list[tuple[str, str, bytes, dict[str, str], float | None]] = []
     with tempfile.TemporaryDirectory(prefix="dcg-bench-") as tmp:
-        for name, _command, extra, _target in CASES:
+        for name, command, extra, target in CASES:
             home = Path(tmp) / name.replace(" ", "_").replace("/", "_")
             env = dict(base_env, HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"))
             env["DCG_SESSION_DIR"] = str(home / "sessions")
+            cwd = "/tmp/bench-project"
             for key, value in extra.items():
                 if key == "HISTORY":
                     seed_history(home / ".config" / "dcg", int(value))
+                elif key == "REPO":
+                    cwd = str(home / "repo")
+                    make_repo(Path(cwd))
                 else:
                     env[key] = value
-            envs[name] = env
+            runs.append((name, dcg, payload(command, cwd), env, target))
+            if compare and name in COMPARED:
+                runs.append((f"{name} [compare]", compare, payload(command, cwd), env, None))
+        for name, *_ in runs:
             timings[name] = []
         for _ in range(3):  # warm the page cache and .pyc files
             run_once([python, "-I", "-c", "pass"], None, base_env)
-            for name, command, _extra, _target in CASES:
-                run_once([dcg, "hook"], payload(command), envs[name])
+            for _name, exe, data, env, _target in runs:
+                run_once([exe, "hook"], data, env)
         for _ in range(rounds):
             timings["baseline"].append(run_once([python, "-I", "-c", "pass"], None, base_env))
-            for name, command, _extra, _target in CASES:
-                timings[name].append(run_once([dcg, "hook"], payload(command), envs[name]))
+            for name, exe, data, env, _target in runs:
+                timings[name].append(run_once([exe, "hook"], data, env))
     base = statistics.median(timings["baseline"])
     rows: list[dict[str, object]] = [
         {
@@ -162,7 +202,7 @@ def bench_processes(dcg: str, rounds: int) -> list[dict[str, object]]:
             "target": None,
         }
     ]
-    for name, _command, _extra, target in CASES:
+    for name, _exe, _data, _env, target in runs:
         med = statistics.median(timings[name])
         rows.append(
             {
@@ -206,13 +246,14 @@ def build_venv(where: Path) -> str:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--dcg", default=None, help="path of the installed dcg console script")
+    parser.add_argument("--compare", default=None, help="a second dcg to run the same cases with")
     parser.add_argument("--rounds", type=int, default=40)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--check", action="store_true", help="exit 1 if a target is missed")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="dcg-bench-venv-") as venv:
         dcg = args.dcg or build_venv(Path(venv))
-        rows = bench_processes(dcg, args.rounds)
+        rows = bench_processes(dcg, args.rounds, args.compare)
     throughput = bench_engine()
     missed = [r for r in rows if r["target"] is not None and r["ratio"] > r["target"]]  # type: ignore[operator]
     if throughput < 10_000:
@@ -226,11 +267,11 @@ def main() -> int:
         )
     else:
         print(f"dcg: {dcg}   rounds: {args.rounds}")
-        print(f"{'case':36} {'median ms':>10} {'ratio':>7} {'target':>7}")
+        print(f"{'case':46} {'median ms':>10} {'ratio':>7} {'target':>7}")
         for r in rows:
             target = "" if r["target"] is None else f"<= {r['target']}"
             flag = "  MISSED" if r in missed else ""
-            print(f"{r['case']:36} {r['median_ms']:>10} {r['ratio']:>7} {target:>7}{flag}")
+            print(f"{r['case']:46} {r['median_ms']:>10} {r['ratio']:>7} {target:>7}{flag}")
         print(
             f"engine throughput (in-process, one core): {throughput:,.0f} commands/s"
             " (target >= 10,000)"

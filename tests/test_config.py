@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from dcg import config
-from dcg.packs import CORE
+from dcg.packs import CORE, all_ids
+from dcg.packs._defaults import default_packs
 
 
 def _write(path: Path, text: str) -> Path:
@@ -22,7 +23,8 @@ def user_config(text: str) -> Path:
 
 def test_defaults_without_any_file(tmp_path: Path) -> None:
     cfg = config.load(str(tmp_path), {})
-    assert cfg.packs == list(CORE)
+    assert cfg.packs == [*CORE, *default_packs(all_ids())]
+    assert "containers.docker:prune" in cfg.quiet_rules
     assert cfg.response["mode"] == "standard"
     assert (cfg.response["session_threshold"], cfg.response["history_threshold"]) == (2, 5)
     assert cfg.response["history_window"] == 86400
@@ -64,11 +66,9 @@ def test_critical_always_hard_from_environment(value: str, expected: bool) -> No
 @pytest.mark.parametrize(
     ("selectors", "included", "excluded"),
     [
+        pytest.param("dns", ["dns.route53", "dns.generic"], ["messaging.kafka"], id="category"),
         pytest.param(
-            "database", ["database.postgresql", "database.redis"], ["cloud.aws"], id="category"
-        ),
-        pytest.param(
-            "cloud.aws,kubernetes", ["cloud.aws", "kubernetes.helm"], ["cloud.gcp"], id="mixed"
+            "email.ses,search", ["email.ses", "search.algolia"], ["email.mailgun"], id="mixed"
         ),
         pytest.param("all", ["strict.git", "payment.stripe"], [], id="all"),
     ],

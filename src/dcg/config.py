@@ -30,7 +30,7 @@ RESPONSE_DEFAULTS: dict[str, object] = {
     "log_warnings": True,
     "soft_block_action": "confirm",
     "confirm_requires_tty": True,
-    "history_scope": "global",
+    "history_scope": "project",
 }
 HISTORY_DEFAULTS: dict[str, object] = {
     "max_age": "30d",
@@ -99,12 +99,15 @@ class Config:
         "origins",
         "packs",
         "problems",
+        "quiet_rules",
         "response",
         "sources",
     )
 
     def __init__(self) -> None:
         self.packs: list[str] = list(CORE)
+        # Opt-in rules of packs that are on only by default (dcg.packs._defaults).
+        self.quiet_rules: frozenset[str] = frozenset()
         self.response: dict[str, object] = dict(RESPONSE_DEFAULTS)
         self.response["packs"] = {}
         self.origins: dict[str, str] = {}
@@ -409,18 +412,19 @@ def _apply_flags(cfg: Config, flags: Mapping[str, object], enabled: list[str]) -
 
 
 def _finish(cfg: Config, enabled: list[str], disabled: list[str]) -> None:
-    from dcg.packs import expand
+    from dcg.packs import all_ids, expand
+    from dcg.packs._defaults import default_packs, opt_in_rules
 
     wanted, unknown = expand(enabled)
     dropped, unknown_dropped = expand(disabled)
     for sel in unknown + unknown_dropped:
-        from dcg.packs import all_ids
-
         categories = sorted({p.split(".")[0] for p in all_ids()})
         cfg.problems.append(f"unknown pack {sel!r}{_suggest(sel, [*all_ids(), *categories])}")
-    for pack_id in wanted:
+    defaults = [p for p in default_packs(all_ids()) if p not in dropped]
+    for pack_id in [*defaults, *wanted]:
         if pack_id not in cfg.packs and pack_id not in dropped:
             cfg.packs.append(pack_id)
+    cfg.quiet_rules = frozenset(r for p in defaults if p not in wanted for r in opt_in_rules(p))
     for key in DURATIONS:
         section, name = key.split(".")
         target: dict[str, object] = getattr(cfg, section)

@@ -29,7 +29,7 @@ DEFAULT_RESPONSE: dict[str, object] = {
     "log_warnings": True,
     "soft_block_action": "confirm",
     "confirm_requires_tty": True,
-    "history_scope": "global",
+    "history_scope": "project",
     "packs": {},
 }
 _RANK = {WARNING: 0, SOFT_BLOCK: 1, HARD_BLOCK: 2}
@@ -246,3 +246,20 @@ def judge(rule_id: str, severity: str, counts: Counts, response: Mapping[str, ob
         history_threshold=h_t,
         window=float(str(setting(response, "history_window"))),
     )
+
+
+def next_level(
+    severity: str, v: Verdict, response: Mapping[str, object], acknowledged: bool
+) -> str:
+    """The level the next occurrence of the same rule in this session would get."""
+    return decide(
+        v.mode,
+        v.session + 1,
+        v.history + 1,
+        v.session_threshold,
+        v.history_threshold,
+        severity,
+        critical_always_hard=bool(setting(response, "critical_always_hard")),
+        high_minimum_level=str(setting(response, "high_minimum_level")),
+        acknowledged=acknowledged,
+    )[0]

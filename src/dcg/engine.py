@@ -192,8 +192,11 @@ def evaluate(
     cwd: str | None = None,
     shell: str = "bash",
     deadline: float | None = None,
+    quiet_rules: frozenset[str] = frozenset(),
 ) -> Evaluation:
     """Evaluate a command line against the enabled packs.
+
+    ``quiet_rules`` are rule ids left out (opt-in rules of packs on only by default).
 
     Raises ``dcg.shell.TooComplex`` when the line exceeds a parsing bound; the caller
     decides (the hook stops such a line when a keyword of an enabled pack occurs).
@@ -217,7 +220,10 @@ def evaluate(
     excused: list[tuple[str, Command]] = []
     # Pack keywords are checked again per simple command: a nested or wrapped command
     # may carry the keyword the whole line had, and other commands need not be tried.
+    here = cwd
     for command in commands:
+        if command.argv[:1] in (("cd",), ("pushd",), ("popd",)):
+            here = _moved(command.argv, here)
         ctext = command.text.lower()
         for pack_id in pack_ids:
             if pack_id not in _EVERY_COMMAND and not any(
@@ -228,13 +234,36 @@ def evaluate(
             if pack.safe and any(compiled(s).search(command.text) for s in pack.safe):
                 excused.append((pack_id, command))
                 continue
-            rule = match_rule(pack, command, ctext, cwd)
+            rule = match_rule(pack, command, ctext, cwd, quiet_rules, here)
             if rule is not None:
                 matches.append(Match(pack, rule, command))
         if deadline is not None:
             _check_deadline(deadline)
     matches.sort(key=lambda m: -SEVERITY_RANK[m.rule.severity])
     return Evaluation(line, tuple(commands), tuple(matches), tuple(considered), tuple(excused))
+
+
+def _moved(argv: tuple[str, ...], cwd: str | None) -> str:
+    """The directory after ``cd DIR``: later targets are also judged there.
+
+    A destination dcg cannot know (``cd -``, ``popd``, ``cd "$X"``) becomes ``/``, so
+    that relative targets after it are judged as the worst case, never as project output.
+    """
+    import posixpath
+
+    from dcg.targets import home
+
+    args = [a for a in argv[1:] if a not in ("-L", "-P", "--")]
+    if argv[0] == "popd" or len(args) > 1:
+        return "/"
+    if not args or args[0] == "~":
+        return home()
+    dest = args[0]
+    if dest.startswith("~/"):
+        dest = home() + dest[1:]
+    if dest == "-" or any(c in dest for c in "$`*?[~"):
+        return "/"
+    return posixpath.normpath(posixpath.join(cwd or "/", dest))
 
 
 def _check_deadline(deadline: float) -> None:
@@ -246,14 +275,31 @@ def _check_deadline(deadline: float) -> None:
         raise TooComplex("time budget exceeded")
 
 
-def match_rule(pack: Pack, command: Command, ctext: str, cwd: str | None) -> Rule | None:
-    """The first rule of ``pack`` that matches ``command``, if any."""
+def match_rule(
+    pack: Pack,
+    command: Command,
+    ctext: str,
+    cwd: str | None,
+    quiet_rules: frozenset[str] = frozenset(),
+    moved: str | None = None,
+) -> Rule | None:
+    """The first rule of ``pack`` that matches ``command``, if any.
+
+    ``moved`` is the directory a ``cd`` earlier in the line went to. A check then holds
+    if it holds in either directory: the ``cd`` may have failed (``cd /tmp/x; rm -rf src``
+    runs in the original one), so a move can make a decision stricter, never milder.
+    """
     for rule in pack.rules:
+        if quiet_rules and pack.rule_id(rule) in quiet_rules:
+            continue
         if rule.keywords and not any(has_keyword(ctext, k) for k in rule.keywords):
             continue
         if not compiled(rule.pattern).search(command.text):
             continue
-        if rule.check is not None and not rule.check(command, cwd or ""):
+        if rule.check is not None and not (
+            rule.check(command, cwd or "")
+            or (moved is not None and moved != cwd and rule.check(command, moved))
+        ):
             continue
         return rule
     return None

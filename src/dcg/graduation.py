@@ -17,7 +17,7 @@ import os
 import time
 
 from dcg import paths, render
-from dcg.decision import Counts, Verdict, int_setting, judge, setting
+from dcg.decision import Counts, Verdict, int_setting, judge, next_level, setting
 from dcg.hookio import SOFT_BLOCK, WARNING, Outcome
 from dcg.state import allowlist, codes, files, session
 from dcg.state import history as hist
@@ -209,9 +209,21 @@ def _respond(
     # The decision: pure.
     verdict = judge(match.rule_id, match.severity, seen.counts, response)
     f = _facts(match, request, verdict)
+    f.at_risk = _at_risk(match, cwd)
+    f.next_level = next_level(match.severity, verdict, response, seen.counts.acknowledged)
     # Writes.
     f.code = _record(match, request, response, history, verdict, seen, cwd, now)
     return _outcome(match, f, response, silent=_silent(f, response))
+
+
+def _at_risk(match: Match, cwd: str) -> str:
+    """What uncommitted work the command reaches, asked of git (bounded; decisions.md 10.7)."""
+    from dcg.gitinfo import at_risk
+
+    try:
+        return at_risk(match.rule_id, match.command.argv, cwd)
+    except Exception:  # naming what is at risk must never cost the decision
+        return ""
 
 
 def _passes(
@@ -384,7 +396,9 @@ def preview(
     """
     t = time.time() if now is None else now
     seen = _count(match, request, response, t, write=False)
-    f = _facts(match, request, judge(match.rule_id, match.severity, seen.counts, response))
+    verdict = judge(match.rule_id, match.severity, seen.counts, response)
+    f = _facts(match, request, verdict)
+    f.next_level = next_level(match.severity, verdict, response, seen.counts.acknowledged)
     files.take_notes()
     return _outcome(match, f, response, silent=False)
 

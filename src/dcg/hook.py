@@ -329,6 +329,7 @@ def run_engine(request: HookRequest, cfg: Config, deadline: float) -> Evaluation
             cwd=request.cwd,
             shell=request.shell,
             deadline=deadline,
+            quiet_rules=cfg.quiet_rules,
         )
     except TooComplex as exc:
         if not candidate_packs(scan_text(request.command), cfg.packs):

@@ -34,6 +34,7 @@ class Facts:
 
     __slots__ = (
         "alternative",
+        "at_risk",
         "cause",
         "code",
         "command",
@@ -42,6 +43,7 @@ class Facts:
         "history_threshold",
         "level",
         "mode",
+        "next_level",
         "pack_id",
         "reason",
         "rule_id",
@@ -87,6 +89,10 @@ class Facts:
         self.history_threshold = history_threshold
         self.window = window
         self.code = code
+        # What git says the command would destroy (dcg.gitinfo); "" when it was not asked.
+        self.at_risk = ""
+        # What the next occurrence in this session gets; "" when unknown.
+        self.next_level = ""
 
 
 def allowlist_command(rule_id: str) -> str:
@@ -145,6 +151,7 @@ def human_text(f: Facts) -> str:
         f"Pattern:  {f.rule_id}",
         f"Severity: {f.severity}",
         f"Command:  {f.command}",
+        *([f"At risk:  {f.at_risk}"] if f.at_risk else []),
         "",
     ]
     if f.level == "warning":
@@ -162,6 +169,7 @@ def human_text(f: Facts) -> str:
             _TITLES["warning"],
             *head,
             count,
+            *([_NEXT_HUMAN[f.next_level]] if f.next_level in _NEXT_HUMAN else []),
             "Use --no-warnings (or show_warnings = false) to suppress warnings.",
         ]
     elif f.level == "soft_block":
@@ -216,6 +224,8 @@ def _about(f: Facts) -> str:
         parts[0] += "."
     if f.explanation:
         parts.append(f"At risk: {f.explanation.strip()}")
+    if f.at_risk:
+        parts.append(f.at_risk)
     if f.alternative:
         alt = f.alternative.strip()
         parts.append(f"Safer alternative: {alt}" + ("" if alt.endswith((".", "!", "?")) else "."))
@@ -228,13 +238,27 @@ _NO_WORKAROUND = (
 )
 
 
+_NEXT_HUMAN = {
+    "warning": "Next time in this session: another warning.",
+    "soft_block": "Next time in this session this needs your confirmation (dcg confirm).",
+    "hard_block": "Next time this is blocked outright (dcg allow-once or the allowlist).",
+}
+_NEXT_MODEL = {
+    "warning": "If it is repeated in this session, it gets another warning.",
+    "soft_block": "If it is repeated in this session, it will be blocked until the user "
+    "confirms it.",
+    "hard_block": "If it is repeated, it will be blocked outright; only the user can allow it.",
+}
+
+
 def model_text(f: Facts) -> str:
     """What the model reads: the rule, the risk, the alternative and what to do now."""
     if f.level == "warning":
+        nxt = _NEXT_MODEL.get(f.next_level, "Repeating it will be blocked.")
         return (
             f"dcg warning: this command matches {_about(f)} The command will run this "
-            "time, but it is destructive: be sure the user wants this effect. Repeating "
-            "it will be blocked. " + _NO_WORKAROUND.replace("Do not try", "If blocked, do not try")
+            f"time, but it is destructive: be sure the user wants this effect. {nxt} "
+            + _NO_WORKAROUND.replace("Do not try", "If blocked, do not try")
         )
     text = f"BLOCKED by dcg: {_about(f)} {_NO_WORKAROUND}"
     # No approval code here (decisions.md 10.2): the model reads this text, and only a

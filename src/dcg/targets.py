@@ -121,6 +121,8 @@ def _expand(word: str) -> str:
         w = "/home/" + w[1:]
     for token in ("${TMPDIR}", "$TMPDIR", "$env:TEMP", "$env:TMP", "${env:TEMP}", "${env:TMP}"):
         w = w.replace(token, "/tmp")
+    if "${" in w:
+        w = _temp_defaults(w)
     # Any other variable may be unset or empty: drop it and judge what remains.
     while "$" in w:
         i = w.index("$")
@@ -135,6 +137,62 @@ def _expand(word: str) -> str:
                 j += 1
         w = w[:i] + w[j:]
     return w
+
+
+# ${TMPDIR:-/tmp}, ${TMPDIR:=/var/tmp}, ${TMP-/tmp}, ${TMPDIR:?}: a temp directory either way.
+_TEMP_VARS = ("TMPDIR", "TMP", "TEMP", "TEMPDIR")
+
+
+def _temp_defaults(w: str) -> str:
+    for var in _TEMP_VARS:
+        start = w.find("${" + var)
+        while start >= 0:
+            end = w.find("}", start)
+            if end < 0:
+                break
+            op = w[start + 2 + len(var) : end]
+            default = op.lstrip(":")[1:] if op[:1] in (":", "-", "=", "?") else None
+            if op and default is None:
+                break
+            # The variable is temp; a default that is not a temp root is judged as written.
+            if default and op.lstrip(":")[:1] in "-=" and default.rstrip("/") not in TEMP_ROOTS:
+                value = default
+            else:
+                value = "/tmp"
+            w = w[:start] + value + w[end + 1 :]
+            start = w.find("${" + var, start + len(value))
+    return w
+
+
+def mktemp_output(args: list[str]) -> str | None:
+    """What ``$(mktemp ARGS)`` prints, as far as it matters: a path in a temp directory.
+
+    With ``-p DIR``/``--tmpdir=DIR`` the name is in DIR; a template without ``-t``/``-p``
+    is relative to the cwd (judged like any other path). None when it cannot be told.
+    """
+    tmpdir: str | None = None
+    template = ""
+    it = iter(args)
+    for arg in it:
+        if arg in ("-p", "--tmpdir"):
+            tmpdir = next(it, None)
+            if tmpdir is None:
+                return None
+        elif arg.startswith("--tmpdir="):
+            tmpdir = arg.partition("=")[2] or "/tmp"
+        elif arg.startswith("-p") and len(arg) > 2:
+            tmpdir = arg[2:]
+        elif arg == "-t" or (arg[:1] == "-" and arg[1:2] != "-" and "t" in arg[1:]):
+            tmpdir = tmpdir or "/tmp"
+        elif arg.startswith("--suffix="):
+            continue
+        elif not arg.startswith("-"):
+            template = arg
+    if not template:
+        return posixpath.join(tmpdir or "/tmp", "tmp.XXXXXXXXXX")
+    if tmpdir is None:
+        return template
+    return posixpath.join(tmpdir, posixpath.basename(template))
 
 
 def resolve(word: str, cwd: str) -> str | None:
@@ -164,7 +222,14 @@ def is_critical(path: str) -> bool:
 
 
 def is_temp(path: str) -> bool:
-    """Strictly inside a temp directory (the temp directory itself does not count)."""
+    """Strictly inside a temp directory (the temp directory itself does not count).
+
+    The home directory is never temp, even where it lives below one (a CI runner's or a
+    test's HOME under /tmp): what is in it is the user's.
+    """
+    h = posixpath.normpath(home())
+    if path == h or path.startswith(h.rstrip("/") + "/"):
+        return False
     return any(path.startswith(root.rstrip("/") + "/") for root in temp_roots())
 
 
@@ -196,11 +261,11 @@ def rm_operands(argv: tuple[str, ...]) -> tuple[set[str], list[str]]:
     return opts, operands
 
 
-def _rm_recursive(opts: set[str]) -> bool:
+def rm_recursive(opts: set[str]) -> bool:
     return bool(opts & {"r", "R", "--recursive"})
 
 
-def _rm_forced(opts: set[str]) -> bool:
+def rm_forced(opts: set[str]) -> bool:
     return bool(opts & {"f", "--force"})
 
 
@@ -243,22 +308,6 @@ def find_delete_critical(command: Command, cwd: str) -> bool:
     return find_deletes(command.argv) and any_critical(command, cwd)
 
 
-def find_delete_outside_temp(command: Command, cwd: str) -> bool:
-    """Rule check for find: it deletes and a starting point lies outside temp.
-
-    Unlike rm, find deletes only what it finds below its starting points, so starting at
-    a temp directory itself (`find /tmp -mtime +3 -delete`) stays inside temp.
-    """
-    if not find_deletes(command.argv):
-        return False
-    roots = temp_roots()
-    for word in find_roots(command.argv):
-        path = resolve(word, cwd)
-        if path is None or not (is_temp(path) or path in roots):
-            return True
-    return False
-
-
 def any_critical(command: Command, cwd: str) -> bool:
     """Rule check: a target of this rm/find could be root, home or a system directory."""
     argv = command.argv
@@ -272,52 +321,13 @@ def any_critical(command: Command, cwd: str) -> bool:
 
 
 # Wrappers that hand the deleting command its operands at run time.
-_FEEDERS = ("xargs", "parallel", "find")
-
-
-def any_outside_temp(command: Command, cwd: str) -> bool:
-    """Rule check: at least one target lies (or may lie) outside the temp directories.
-
-    A target that is only a variable the line never set (``"$d"``) is unknown and counts
-    as outside; so does an rm whose operands come from ``xargs``/``parallel``/``find``.
-    """
-    argv = command.argv
-    words = targets(argv)
-    if not words and argv and argv[0] != "find":
-        return any(v.split(" ")[0] in _FEEDERS for v in command.via)
-    for word in words:
-        path = resolve(word, cwd)
-        if path is None:
-            if "$" in word:
-                return True
-        elif not is_temp(path):
-            return True
-    return False
-
-
-def rimraf_outside_temp(command: Command, cwd: str) -> bool:
-    """Rule check for rimraf (rm -rf for Node projects), however it is launched."""
-    argv = command.argv
-    if "rimraf" not in argv:
-        return False
-    rest = argv[argv.index("rimraf") :]
-    operands = tuple(a for a in rest if not a.startswith("-"))
-    from dcg.shell.command import Command as Cmd
-
-    return any_outside_temp(Cmd(("rm", *operands[1:]), via=command.via), cwd)
+FEEDERS = ("xargs", "parallel", "find")
 
 
 def recursive_critical(command: Command, cwd: str) -> bool:
     """Rule check for rm: recursive (forced or not) and a target is critical."""
     argv = command.argv
-    return _rm_recursive(rm_operands(argv)[0]) and any_critical(command, cwd)
-
-
-def recursive_forced_outside_temp(command: Command, cwd: str) -> bool:
-    """Rule check for rm: recursive and forced, and a target lies outside temp."""
-    argv = command.argv
-    opts = rm_operands(argv)[0]
-    return _rm_recursive(opts) and _rm_forced(opts) and any_outside_temp(command, cwd)
+    return rm_recursive(rm_operands(argv)[0]) and any_critical(command, cwd)
 
 
 def over_ssh(command: Command, cwd: str) -> bool:

@@ -30,9 +30,9 @@ def test_test_command(dcg_exe: str, command: str, code: int, rule_id: str | None
 
 
 def test_test_with_packs(dcg_exe: str) -> None:
-    assert dcg(dcg_exe, "test", "kubectl delete ns prod").returncode == 0
-    proc = dcg(dcg_exe, "test", "--with-packs", "kubernetes", "kubectl delete ns prod")
-    assert proc.returncode == 1 and "kubernetes.kubectl:delete-namespace" in proc.stdout
+    assert dcg(dcg_exe, "test", "rabbitmqctl reset").returncode == 0
+    proc = dcg(dcg_exe, "test", "--with-packs", "messaging", "rabbitmqctl reset")
+    assert proc.returncode == 1 and "messaging.rabbitmq:reset-node" in proc.stdout
 
 
 def test_test_mode_flag_changes_the_level(dcg_exe: str) -> None:

@@ -276,18 +276,16 @@ def test_project_history_scope(
     for d in (a, b):
         (d / ".git").mkdir(parents=True)
     match = make_match()
+    glob_scope = {"history_scope": "global"}
     for i in range(4):
         graduation.respond(match, make_request(cwd=str(a), sid=f"a{i}"), {}, {}, now=T0 + i)
-    glob = graduation.respond(match, make_request(cwd=str(b), sid="b"), {}, {}, now=T0 + 9)
-    proj = graduation.preview(
-        match,
-        make_request(cwd=str(b / "sub"), sid="c"),
-        {"history_scope": "project"},
-        {},
-        now=T0 + 10,
-    )
-    assert glob is not None and glob.level == "hard_block"
+    glob = graduation.preview(match, make_request(cwd=str(b), sid="b"), glob_scope, {}, now=T0 + 9)
+    # The default scope is the project: a habit in one repository does not block another.
+    proj = graduation.preview(match, make_request(cwd=str(b / "sub"), sid="c"), {}, {}, now=T0 + 10)
+    same = graduation.preview(match, make_request(cwd=str(a), sid="d"), {}, {}, now=T0 + 11)
+    assert glob.level == "hard_block"
     assert proj.level == "warning" and proj.fields["sessionOccurrence"] == 1
+    assert same.level == "hard_block"
 
 
 def test_preview_writes_nothing(
@@ -369,3 +367,27 @@ def test_state_files_are_private(
         assert stat.S_IMODE(os.stat(d).st_mode) == 0o700
         for p in Path(d).iterdir():
             assert stat.S_IMODE(p.stat().st_mode) == 0o600, p
+
+
+@pytest.mark.parametrize(
+    ("mode", "occurrence", "said"),
+    [
+        pytest.param("standard", 1, "Next time in this session: another warning.", id="std-1"),
+        pytest.param("standard", 2, "needs your confirmation", id="std-2"),
+        pytest.param("strict", 1, "needs your confirmation", id="strict-1"),
+        pytest.param("lenient", 3, "needs your confirmation", id="lenient-3"),
+    ],
+)
+def test_warning_says_what_next_time_gets(
+    make_match: Callable[..., Match],
+    make_request: Callable[..., HookRequest],
+    mode: str,
+    occurrence: int,
+    said: str,
+) -> None:
+    outs = run(make_match(), make_request(), occurrence, {"mode": mode})
+    last = outs[-1]
+    assert last is not None and last.level == "warning"
+    assert said in last.human_text
+    nxt = "another warning" if "another" in said else "until the user confirms it"
+    assert nxt in last.model_text

@@ -85,3 +85,18 @@ def test_safe_passes(pack_id: str, command: str) -> None:
     assert pack_id in KEYWORDS, f"no pack {pack_id}"
     result = evaluate(command, [pack_id], cwd="/home/dev/project")
     assert not result.matches, [m.rule_id for m in result.matches]
+
+
+@pytest.mark.parametrize(("pack_id", "command"), SAFE)
+def test_safe_passes_the_hook_with_the_default_packs(pack_id: str, command: str) -> None:
+    """decisions.md 10.6: the default packs add no false positive on the safe corpus."""
+    import io
+    import os
+
+    from dcg import hook
+
+    payload = {"session_id": "safe", "cwd": "/home/dev/project", "hook_event_name": "PreToolUse",
+               "tool_name": "Bash", "tool_input": {"command": command}}  # fmt: skip
+    out = io.StringIO()
+    hook.main([], io.BytesIO(json.dumps(payload).encode()), out, io.StringIO(), dict(os.environ))
+    assert out.getvalue() == "", pack_id

@@ -43,16 +43,36 @@ def main(args: argparse.Namespace) -> int:
     return 0
 
 
+def default_state(pack_id: str) -> tuple[str, str]:
+    """``("core" | "on" | "off", why)``: the pack's state with no configuration."""
+    from dcg.packs import CORE
+    from dcg.packs._defaults import OPT_IN_RULES, default_reason, opt_in_reason
+
+    if pack_id in CORE:
+        return "core", "always on"
+    why = default_reason(pack_id)
+    if why is not None:
+        rules = OPT_IN_RULES.get(pack_id)
+        if rules:
+            names = ", ".join(rules[0])
+            why += f" (opt-in rules: {names}; {rules[1]})"
+        return "on", why
+    return "off", opt_in_reason(pack_id) or ""
+
+
 def pack_summary(pack: Pack, enabled: bool) -> dict[str, object]:
     from dcg.packs import CORE, KEYWORDS, category
 
     counts = {s: sum(1 for r in pack.rules if r.severity == s) for s in SEVERITIES}
+    state, why = default_state(pack.id)
     return {
         "id": pack.id,
         "category": category(pack.id),
         "description": pack.description,
         "enabled": enabled,
         "core": pack.id in CORE,
+        "default": state != "off",
+        "defaultReason": why,
         "rules": len(pack.rules),
         "severities": counts,
         "keywords": list(KEYWORDS[pack.id]),
@@ -88,7 +108,7 @@ def show_table(rows: list[dict[str, object]]) -> None:
     from rich.table import Table
 
     table = Table(title="dcg packs", title_justify="left")
-    for col in ("pack", "category", "enabled", "rules", "crit/high/med/low", "description"):
+    for col in ("pack", "enabled", "default", "rules", "crit/high/med/low", "why (default)"):
         table.add_column(col, overflow="fold")
     for row in rows:
         sev = row["severities"]
@@ -97,14 +117,17 @@ def show_table(rows: list[dict[str, object]]) -> None:
         style = "bold green" if row["enabled"] else "dim"
         table.add_row(
             str(row["id"]),
-            str(row["category"]),
             f"[{style}]{on}[/]",
+            "core" if row["core"] else ("on" if row["default"] else "off"),
             str(row["rules"]),
             "/".join(str(sev[s]) for s in SEVERITIES),
-            str(row["description"]),
+            str(row["defaultReason"]),
         )
     _console().print(table)  # type: ignore[attr-defined]
-    print("\nEnable packs with [packs] enabled = [...] in config or DCG_PACKS=id,category,…")
+    print(
+        "\nEnable packs with [packs] enabled = [...] in config or DCG_PACKS=id,category,…;"
+        "\ndisable a default pack with [packs] disabled = [...] in the user config."
+    )
 
 
 def show_pack(data: dict[str, object]) -> None:
@@ -131,25 +154,31 @@ def show_pack(data: dict[str, object]) -> None:
 
 def markdown() -> str:
     """The pack reference (docs/packs.md), generated from the pack data."""
-    from dcg.packs import CORE, KEYWORDS, all_ids, category, load
+    from dcg.packs import KEYWORDS, all_ids, category, load
+    from dcg.packs._defaults import opt_in_rules
 
     out = [
         "# dcg packs",
         "",
         "Generated from the pack data by `dcg packs --markdown`; do not edit by hand.",
-        "Core packs are always on; enable others with `[packs] enabled = [...]` or `DCG_PACKS`",
-        "(a category id such as `database` enables all of its packs, `all` enables every pack).",
+        "Core packs are always on. Packs marked *on* are enabled with no configuration",
+        "(decisions.md 10.6: their rules fire only on what cannot be undone); their opt-in",
+        "rules, for routine recoverable operations, fire only when the pack is enabled",
+        "explicitly. Enable others with `[packs] enabled = [...]` or `DCG_PACKS` (a category",
+        "id such as `database` enables all of its packs, `all` enables every pack); disable a",
+        "default pack with `[packs] disabled = [...]` in the user config.",
         "",
-        "| pack | category | rules | default | description |",
+        "| pack | category | rules | default | why |",
         "|---|---|---|---|---|",
     ]
     ids = all_ids()
     for pack_id in ids:
         pack = load(pack_id)
-        on = "always on" if pack_id in CORE else "off"
+        state, why = default_state(pack_id)
+        on = {"core": "always on"}.get(state, state)
         out.append(
             f"| [`{pack_id}`](#{pack_id.replace('.', '')}) | {category(pack_id)} "
-            f"| {len(pack.rules)} | {on} | {pack.description} |"
+            f"| {len(pack.rules)} | {on} | {why} |"
         )
     for pack_id in ids:
         pack = load(pack_id)
@@ -158,10 +187,12 @@ def markdown() -> str:
         if pack.safe:
             out += ["", "Safe patterns (each excuses only the simple command it matches):", ""]
             out += [f"- `{s}`" for s in pack.safe]
+        quiet = opt_in_rules(pack_id)
         for rule in pack.rules:
+            opt = ", opt-in" if pack.rule_id(rule) in quiet else ""
             out += [
                 "",
-                f"### `{pack.rule_id(rule)}` ({rule.severity})",
+                f"### `{pack.rule_id(rule)}` ({rule.severity}{opt})",
                 "",
                 rule.reason[0].upper() + rule.reason[1:] + ".",
                 "",

@@ -324,7 +324,7 @@ def _declare(argv: list[str], dyns: list[bool], env: dict[str, str | None]) -> N
 
 
 def _static_output(tokens: list[Token], env: dict[str, str | None]) -> str | None:
-    """The output of $(echo WORDS) or $(printf %s WORD), when it is fixed text."""
+    """The output of $(echo WORDS), $(printf %s WORD) or $(mktemp …), when it is known."""
     args: list[str] = []
     for kind, _, word, _ in tokens:
         if kind != "w" or word is None:
@@ -339,6 +339,10 @@ def _static_output(tokens: list[Token], env: dict[str, str | None]) -> str | Non
         return echo_text(args[1:])
     if args[0] == "printf":
         return printf_text(args[1:])
+    if args[0] == "mktemp":
+        from dcg.targets import mktemp_output
+
+        return mktemp_output(args[1:])
     return None
 
 

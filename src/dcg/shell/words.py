@@ -69,6 +69,30 @@ if TYPE_CHECKING:
     Sub = tuple[str, list[Token] | str]
 
 
+# Names whose usual value dcg's target resolution assumes (dcg.targets).
+_MEANINGFUL = frozenset({"HOME", "TMPDIR", "TMP", "TEMP", "TEMPDIR"})
+
+
+def _default_form(raw: str, env: dict[str, str | None]) -> tuple[str, bool]:
+    """``${NAME:-x}``/``${NAME-x}``/``${NAME:=x}``/``${NAME:?}`` of a NAME set in the line."""
+    if raw[:2] != "${":
+        return raw, True
+    i = 2
+    while i < len(raw) and (raw[i].isalnum() or raw[i] == "_"):
+        i += 1
+    name, op = raw[2:i], raw[i : i + 2]
+    if not name or name not in env or op[:1] not in (":", "-", "=", "?"):
+        return raw, True
+    if op in (":+", "+") or op[:1] == "+":
+        return raw, True
+    got = env[name]
+    if got is None:
+        return "$(…)", True
+    if got or op[:1] in ("-", "=", "?"):
+        return got, False
+    return raw, True
+
+
 def expand(
     word: Word,
     env: dict[str, str | None],
@@ -89,10 +113,14 @@ def expand(
         if kind == "s":
             text = value
         elif kind == "x":
-            text, dynamic = raw, True
+            text, dynamic = _default_form(raw, env)
         else:
             got = env.get(value) if kind == "v" else sub_text(word, int(value))
-            if got is None:
+            if got is None and kind == "v" and value in _MEANINGFUL and value in env:
+                # Reassigned earlier in the line from something unknown: not what the
+                # name usually holds ($TMPDIR after TMPDIR=$(pwd) is not a temp dir).
+                text, dynamic = "$(…)", True
+            elif got is None:
                 # A placeholder, not the source: the substitution's own commands are
                 # judged on their own, and its quoted data must not leak into this word.
                 text, dynamic = ("`…`" if raw[:1] == "`" else "$(…)") if kind == "c" else raw, True

@@ -1,13 +1,12 @@
 """Recursive deletion with rm and find, judged by what the targets could reach."""
 
 from dcg.model import Pack, Rule
-from dcg.targets import (
-    find_delete_critical,
+from dcg.safe_delete import (
     find_delete_outside_temp,
-    recursive_critical,
     recursive_forced_outside_temp,
     rimraf_outside_temp,
 )
+from dcg.targets import find_delete_critical, recursive_critical
 
 # rm with an option; whether it is recursive (-r, -R, -rf, -fr, --recursive, --recur…) and
 # forced is read from its argv by the rule's check.
@@ -81,19 +80,21 @@ PACK = Pack(
             reason="recursive forced rm outside a temporary directory",
             explanation=(
                 "rm -rf deletes a whole tree without asking and without a trash can. Outside "
-                "/tmp that is usually source code, build inputs or data that may not be "
-                "recoverable."
+                "/tmp, well-known build output and what git ignores, that is usually source "
+                "code or data that may not be recoverable."
             ),
             alternative="rm -ri to confirm each file, git clean -n to preview, or move it to /tmp",
             blocks=(
                 "rm -rf src",
-                "rm -fr build/",
-                "rm -Rf node_modules",
+                "rm -fr lib/",
+                "rm -Rf app",
                 "rm -r -f ./data",
                 "rm --recursive --force lib",
                 "rm --recur --forc lib",
-                "/bin/rm -rf dist",
-                "\\rm -rf out",
+                "/bin/rm -rf docs",
+                "\\rm -rf config",
+                "rm -rf node_modules/../src",
+                "rm -rf ~/build",
             ),
             allows=(
                 "rm -rf /tmp/build-123",
@@ -101,6 +102,11 @@ PACK = Pack(
                 "rm file.txt",
                 "rm -r empty-dir",
                 "rm -f stale.lock",
+                "rm -rf node_modules",
+                "rm -rf build dist .venv __pycache__ target",
+                "rm -rf ~/.cache/pip",
+                'd=$(mktemp -d); rm -rf "$d"',
+                'rm -rf "${TMPDIR:-/tmp}/run-1"',
             ),
         ),
         Rule(
@@ -116,7 +122,7 @@ PACK = Pack(
             ),
             alternative="delete only the exact build output, or move it to /tmp",
             blocks=("npx rimraf src", "rimraf lib dist", "pnpm dlx rimraf packages"),
-            allows=("npx rimraf /tmp/out", "npm run build"),
+            allows=("npx rimraf /tmp/out", "npm run build", "npx rimraf dist coverage"),
         ),
         Rule(
             "find-delete-critical",
@@ -144,7 +150,8 @@ PACK = Pack(
             ),
             alternative="run the find with -print (or -ls) first, then delete the reviewed list",
             blocks=(
-                "find . -name '*.pyc' -delete",
+                "find . -name '*.py' -delete",
+                "find . -name '*.pyc' -o -name '*.py' -delete",
                 "find src -type f -exec rm {} \\;",
                 "find . -execdir rm -rf {} +",
             ),
@@ -153,6 +160,8 @@ PACK = Pack(
                 "find /tmp/x -delete",
                 "find . -type f -print",
                 "find /tmp/cache -exec rm -rf {} +",
+                "find . -name '*.pyc' -delete",
+                "find . -type d -name __pycache__ -delete",
             ),
         ),
     ),

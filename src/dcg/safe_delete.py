@@ -1,0 +1,210 @@
+"""The core deletion checks: targets outside temp, regenerable output and what git ignores.
+
+Called by the core deletion rules' checks, that is only after a pattern matched. Names
+are judged on normalised paths; symlinks are resolved first, so a link in /tmp that
+points into the project is not temp. Git is asked (bounded, see :mod:`dcg.gitinfo`)
+whether the rest is ignored and whether build output holds tracked files; no answer
+keeps a target unsafe, and a target that does not exist is judged like one that does.
+"""
+
+from __future__ import annotations
+
+import os
+import posixpath
+
+from dcg import gitinfo, regenerable
+from dcg.targets import (
+    FEEDERS,
+    find_deletes,
+    find_roots,
+    home,
+    is_critical,
+    is_temp,
+    resolve,
+    rm_forced,
+    rm_operands,
+    rm_recursive,
+    targets,
+    temp_roots,
+)
+
+TYPE_CHECKING = False  # typing costs ms at start-up; type checkers treat this as True
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from dcg.shell.command import Command
+
+
+def _inside(path: str, base: str) -> bool:
+    return path.startswith(base.rstrip("/") + "/")
+
+
+def in_user_cache(path: str) -> bool:
+    """Strictly inside one of the user's tool cache directories."""
+    h = posixpath.normpath(home())
+    for cache in regenerable.HOME_CACHES:
+        base = posixpath.join(h, cache)
+        if _inside(path, base) or (path == base and cache not in regenerable.SHARED_CACHE_ROOTS):
+            return True
+    xdg = posixpath.normpath(os.environ.get("XDG_CACHE_HOME") or "/")
+    # XDG_CACHE_HOME=/ or =$HOME must not make everything a cache.
+    return xdg.startswith("/") and not is_critical(xdg) and _inside(path, xdg)
+
+
+def _lexically_safe(path: str, cwd: str) -> tuple[bool, str | None]:
+    """``(safe, project root)``: temp, user cache, or build output inside the project."""
+    if is_temp(path) or in_user_cache(path):
+        return True, None
+    root = project_of(path, cwd)
+    if (
+        root is not None
+        and path != root
+        and regenerable.under_regenerable(posixpath.relpath(path, root))
+    ):
+        return True, root
+    return False, None
+
+
+def all_safe(paths: Sequence[str], cwd: str) -> bool:
+    """Every path may be deleted without losing work (see the module docstring)."""
+    regen: dict[str, list[str]] = {}
+    rest: list[str] = []
+    for path in paths:
+        safe, root = _lexically_safe(path, cwd)
+        real = os.path.realpath(path)
+        if safe and real != path and not _lexically_safe(real, cwd)[0]:
+            safe = False  # a symlink out of temp or build output
+        if safe:
+            if root is not None:
+                regen.setdefault(root, []).append(path)
+        else:
+            rest.append(path)
+    ignored_by_root: dict[str, list[str]] = {}
+    for path in rest:
+        root = gitinfo.work_tree(_existing_parent(path))
+        if root is None or is_critical(root) or not _inside(path, root):
+            return False
+        if os.path.exists(os.path.join(path, ".git")):
+            return False  # a repository of its own, with its own uncommitted work
+        ignored_by_root.setdefault(root, []).append(path)
+    for root, group in ignored_by_root.items():
+        hits = gitinfo.ignored(root, group)
+        if hits is None or len(hits) != len(group):
+            return False
+        regen.setdefault(root, []).extend(group)
+    # Build output or ignored paths that hold tracked files are not only output.
+    for root, group in regen.items():
+        in_tree = [p for p in group if _inside(p, root) and gitinfo.work_tree(root) == root]
+        if in_tree and gitinfo.tracked_under(root, in_tree):
+            return False
+    return True
+
+
+def _existing_parent(path: str) -> str:
+    while not os.path.exists(path) and posixpath.dirname(path) != path:
+        path = posixpath.dirname(path)
+    return path
+
+
+# find expressions that select only regenerable files or directories.
+_TESTS = ("-name", "-iname")
+_COMBINE = ("-o", "-or", "!", "-not", ",", "-path", "-wholename", "-regex", "-iregex")
+
+
+def selects_only_regenerable(argv: Sequence[str]) -> bool:
+    """``find … -name '*.pyc' -delete``: every name test is build output, nothing else selects."""
+    names = [argv[i + 1] for i, a in enumerate(argv[:-1]) if a in _TESTS]
+    if not names or any(a in _COMBINE for a in argv):
+        return False
+    return all(n in regenerable.FIND_NAMES or regenerable.is_regenerable_name(n) for n in names)
+
+
+def project_of(path: str, cwd: str) -> str | None:
+    """The project a path belongs to: the enclosing git work tree of cwd, else cwd.
+
+    None when that is the home directory, a system directory, or does not contain ``path``.
+    """
+    base = posixpath.normpath(cwd or os.getcwd())
+    root = gitinfo.work_tree(base) or base
+    if is_critical(root):  # a dotfiles repository in the home directory is no project
+        root = base
+    if is_critical(root) or not (path == root or path.startswith(root.rstrip("/") + "/")):
+        return None
+    return root
+
+
+def any_outside_temp(command: Command, cwd: str) -> bool:
+    """Rule check: at least one target lies (or may lie) outside what is safe to delete.
+
+    Safe: inside a temp directory (after resolving symlinks), well-known build or cache
+    output (:mod:`dcg.regenerable`), or what the enclosing git repository ignores. A
+    target that is only a variable the line never set (``"$d"``) is unknown and counts
+    as outside; so does an rm whose operands come from ``xargs``/``parallel``/``find``.
+    """
+    argv = command.argv
+    words = targets(argv)
+    if not words and argv and argv[0] != "find":
+        return any(v.split(" ")[0] in FEEDERS for v in command.via)
+    paths: list[str] = []
+    for word in words:
+        path = resolve(word, cwd)
+        if path is None:
+            if "$" in word:
+                return True
+        elif _partial_glob(word) and not is_temp(path):
+            return True  # `build*` may match build-scripts/: only temp excuses a guess
+        else:
+            paths.append(path)
+    return not all_safe(paths, cwd)
+
+
+def _partial_glob(word: str) -> bool:
+    """A glob inside a name (``build*``, ``dist?``), not a whole ``dir/*`` component."""
+    return any(
+        c in part
+        for part in word.split("/")
+        if part not in ("*", ".*") and not regenerable.is_output_glob(part)
+        for c in "*?["
+    )
+
+
+def find_delete_outside_temp(command: Command, cwd: str) -> bool:
+    """Rule check for find: it deletes and a starting point lies outside temp.
+
+    Unlike rm, find deletes only what it finds below its starting points, so starting at
+    a temp directory itself (`find /tmp -mtime +3 -delete`) stays inside temp.
+    """
+    if not find_deletes(command.argv):
+        return False
+    roots = temp_roots()
+    paths: list[str] = []
+    for word in find_roots(command.argv):
+        path = resolve(word, cwd)
+        if path is None:
+            return True
+        if not (is_temp(path) or path in roots):
+            paths.append(path)
+    if not paths:
+        return False
+    if selects_only_regenerable(command.argv) and all(project_of(p, cwd) for p in paths):
+        return False
+    return not all_safe(paths, cwd)
+
+
+def rimraf_outside_temp(command: Command, cwd: str) -> bool:
+    """Rule check for rimraf (rm -rf for Node projects), however it is launched."""
+    argv = command.argv
+    if "rimraf" not in argv:
+        return False
+    rest = argv[argv.index("rimraf") :]
+    operands = tuple(a for a in rest if not a.startswith("-"))
+    from dcg.shell.command import Command as Cmd
+
+    return any_outside_temp(Cmd(("rm", *operands[1:]), via=command.via), cwd)
+
+
+def recursive_forced_outside_temp(command: Command, cwd: str) -> bool:
+    """Rule check for rm: recursive and forced, and a target lies outside temp."""
+    argv = command.argv
+    opts = rm_operands(argv)[0]
+    return rm_recursive(opts) and rm_forced(opts) and any_outside_temp(command, cwd)
