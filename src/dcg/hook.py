@@ -44,6 +44,20 @@ class HookUsageError(Exception):
     pass
 
 
+def json_breaks(text: str) -> str:
+    """Raw JSON with its ``\\n``/``\\t``/``\\r`` escapes as spaces, for the keyword scan.
+
+    The scan drops backslashes, so without this a command on a later line (``ls\\npsql``),
+    after a tab or after CRLF would read ``npsql`` and hide its keyword. An escaped
+    backslash (``\\\\rm``, the shell's ``\\rm``) is kept apart so it is not read as ``\\r``.
+    """
+    if "\\" not in text:
+        return text
+    text = text.replace("\\\\", "\x00")
+    text = text.replace("\\n", " ").replace("\\t", " ").replace("\\r", " ")
+    return text.replace("\x00", "\\\\")
+
+
 def parse_flags(argv: Sequence[str]) -> dict[str, object]:
     """The hook's few flags, parsed by hand: argparse costs more than the whole hook."""
     flags: dict[str, object] = {}
@@ -91,7 +105,7 @@ def main(
     except (OSError, ValueError):
         return 0
     text = raw[:MAX_STDIN].decode("utf-8", "surrogateescape")
-    scan = scan_text(text)
+    scan = scan_text(json_breaks(text))
     # JSON escapes could hide a keyword ("\u0072m"), and PowerShell spells deletion
     # differently (Remove-Item); such payloads take the full path.
     if (
