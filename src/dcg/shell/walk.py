@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dcg.shell import context, gitargs, payloads, unwrap
+from dcg.shell import clients, context, gitargs, payloads, unwrap
 from dcg.shell.command import Command
 from dcg.shell.lexer import lex
 from dcg.shell.limits import MAX_DEPTH, MAX_SIZE, Budget, TooComplex
@@ -215,6 +215,10 @@ def _command(
             unwrap.git_globals(work)
             _git_alias(work, ctx.env)
             work.argv = gitargs.expand_prefixes(work.argv)
+        elif clients.is_client(work.argv[0]):
+            work.argv, work.dyns = clients.rewrite(work.argv, work.dyns)
+            work.stdin = clients.code(work.argv[0], work.stdin)
+            work.fed = clients.code(work.argv[0], work.fed)
         handle = payloads.handler(work.argv[0])
         if handle is not None:
             handle(work)
