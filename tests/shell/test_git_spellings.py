@@ -90,6 +90,14 @@ STOP = [
     ("git rm --forc file.txt", "rm-force", H),
     ("git-rm -rf src", "rm-force", H),
     ("git submodule deinit -f lib", "submodule-deinit-force", H),
+    # an agent's next tries after a block: cd first, wrappers, nested shells, aliases
+    ("cd repo && git reset --har", "reset-hard", H),
+    ("sudo git-reset --hard", "reset-hard", H),
+    ("bash -c 'git-clean -f'", "clean-force", H),
+    ("env git -c clean.requireForce=false clean", "clean-force", H),
+    ("timeout 5 /usr/lib/git-core/git-push origin :main", "push-delete", H),
+    ("git -c alias.x='push --del' x origin main", "push-delete", H),
+    ("git config alias.z 'reset --har' && git z", "reset-hard", H),
     ("git submodule deinit --forc --all", "submodule-deinit-force", H),
 ]
 STOP = [(c, r, s) for c, r, s in STOP if s is not None]
