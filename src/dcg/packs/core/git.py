@@ -7,7 +7,10 @@ _F = r"-[a-zA-Z]*f[a-zA-Z]*"
 
 PACK = Pack(
     "core.git",
-    description="Git: reset, checkout, restore, clean, forced push, branch and stash deletion",
+    description=(
+        "Git: reset, checkout, restore, clean, forced push, branch and stash deletion, "
+        "remote branch deletion, reflog and object pruning, history rewrites and plumbing"
+    ),
     rules=(
         Rule(
             "reset-hard",
