@@ -1,7 +1,7 @@
 """GitLab via glab: deleting projects, releases, issues, merge requests and raw API deletes."""
 
 from dcg.model import Pack, Rule
-from dcg.packs._http import HOST_REST, sends
+from dcg.packs._http import sends
 
 _GLAB = r"^glab\s(?:-[^\s]*\s(?:[^\s-][^\s]*\s)?)*"
 
@@ -24,7 +24,7 @@ PACK = Pack(
         Rule(
             "rest-delete",
             severity="high",
-            pattern=sends("DELETE") + r"(?:gitlab\." + HOST_REST + r"|[^\s]*/)api/v4/"
+            pattern=sends("DELETE") + r"/api/v4/"
             r"(?:projects|groups|users|user|snippets|runners)/",
             reason="an HTTP DELETE to the GitLab REST API removes whatever the URL names",
             explanation="curl -X DELETE on /api/v4/ is glab api -X DELETE without glab: it "
