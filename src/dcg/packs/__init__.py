@@ -76,8 +76,8 @@ REGISTRY: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("messaging.rabbitmq", ("rabbitmq",)),
     ("messaging.nats", ("nats",)),
     ("messaging.sqs_sns", ("sqs", "sns")),
-    ("platform.github", ("gh",)),
-    ("platform.gitlab", ("glab",)),
+    ("platform.github", ("gh", "curl", "wget", "http", "xh")),
+    ("platform.gitlab", ("glab", "curl", "wget", "http", "xh")),
     ("cicd.github_actions", ("gh",)),
     # Self-hosted GitLab has no fixed host name; its API paths start with /api/v4.
     ("cicd.gitlab_ci", ("gitlab-runner", "glab", "api")),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dcg.shell import gitargs
+
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
 
 if TYPE_CHECKING:
@@ -219,6 +221,7 @@ def git_globals(w: Work) -> None:
     argv = w.argv
     i, n = 1, len(argv)
     aliases: dict[str, str] = {}
+    no_force = False
     while i < n:
         a = argv[i]
         if a in _GIT_FLAGS:
@@ -227,6 +230,8 @@ def git_globals(w: Work) -> None:
             if a == "-c" and i + 1 < n and argv[i + 1].startswith("alias."):
                 name, _, value = argv[i + 1][6:].partition("=")
                 aliases[name.lower()] = value
+            elif a == "-c" and i + 1 < n:
+                no_force = gitargs.disables_require_force(argv[i + 1]) or no_force
             i += 2
         elif (a.startswith(_GIT_VALUE) and "=" in a) or a == "--exec-path":
             i += 1
@@ -243,3 +248,6 @@ def git_globals(w: Work) -> None:
             words = value.split()
             w.argv = w.argv[:1] + words + w.argv[2:]
             w.dyns = w.dyns[:1] + [False] * len(words) + w.dyns[2:]
+    if no_force and len(w.argv) > 1 and w.argv[1] == "clean" and "--force" not in w.argv:
+        w.argv = gitargs.clean_without_force(w.argv)
+        w.dyns = [*w.dyns[:2], False, *w.dyns[2:]]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dcg.shell import context, payloads, unwrap
+from dcg.shell import clients, context, gitargs, payloads, unwrap
 from dcg.shell.command import Command
 from dcg.shell.lexer import lex
 from dcg.shell.limits import MAX_DEPTH, MAX_SIZE, Budget, TooComplex
@@ -241,9 +241,16 @@ def _command(
         return
     if not work.dyns[0]:
         work.argv[0] = unwrap.normalize(work.argv[0])
+        if work.argv[0].startswith("git-"):
+            work.argv, work.dyns = gitargs.split_dashed(work.argv, work.dyns)
         if work.argv[0] == "git":
             unwrap.git_globals(work)
             _git_alias(work, ctx.env)
+            work.argv = gitargs.expand_prefixes(work.argv)
+        elif clients.is_client(work.argv[0]):
+            work.argv, work.dyns = clients.rewrite(work.argv, work.dyns)
+            work.stdin = clients.code(work.argv[0], work.stdin)
+            work.fed = clients.code(work.argv[0], work.fed)
         handle = payloads.handler(work.argv[0])
         if handle is not None:
             handle(work)

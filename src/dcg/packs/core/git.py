@@ -7,7 +7,10 @@ _F = r"-[a-zA-Z]*f[a-zA-Z]*"
 
 PACK = Pack(
     "core.git",
-    description="Git: reset, checkout, restore, clean, forced push, branch and stash deletion",
+    description=(
+        "Git: reset, checkout, restore, clean, forced push, branch and stash deletion, "
+        "remote branch deletion, reflog and object pruning, history rewrites and plumbing"
+    ),
     rules=(
         Rule(
             "reset-hard",
@@ -155,6 +158,144 @@ PACK = Pack(
             alternative="git branch -d (refuses to delete unmerged branches)",
             blocks=("git branch -D feature", "git branch --delete --force old", "git branch -df x"),
             allows=("git branch -d merged", "git branch -a", "git branch new-feature"),
+        ),
+        Rule(
+            "read-tree-reset",
+            severity="high",
+            pattern=r"^git read-tree\b(?=.* -u(?: |$))(?=.* --reset(?: |$))",
+            keywords=("read-tree",),
+            reason="git read-tree -u --reset overwrites the working tree with a tree's contents",
+            explanation=(
+                "The plumbing under git reset --hard: the index is replaced and, with -u, "
+                "working-tree files are rewritten; uncommitted changes to them are lost."
+            ),
+            alternative="git stash first, or git read-tree without -u (index only)",
+            blocks=("git read-tree -u --reset HEAD", "git read-tree --reset -u HEAD~1"),
+            allows=("git read-tree HEAD", "git read-tree --reset HEAD"),
+        ),
+        Rule(
+            "update-ref-delete",
+            severity="high",
+            pattern=r"^git update-ref\b.* -d(?: |$)",
+            keywords=("update-ref",),
+            reason="git update-ref -d deletes a ref (a branch or tag) without any safety check",
+            explanation=(
+                "Unlike git branch -d, update-ref does not check that the commits are merged; "
+                "they survive only in the reflog until it expires."
+            ),
+            alternative="git branch -d <branch> (refuses unmerged branches)",
+            blocks=("git update-ref -d refs/heads/feature", "git update-ref --no-deref -d HEAD"),
+            allows=("git update-ref refs/heads/x HEAD", "git show-ref"),
+        ),
+        Rule(
+            "reflog-expire",
+            severity="high",
+            pattern=(
+                r"^git reflog (?:delete\b|expire\b.* --expire(?:-unreachable)?[= ](?:now|all)\b)"
+            ),
+            keywords=("reflog",),
+            reason="git reflog expire --expire=now erases git's last record of lost commits",
+            explanation=(
+                "Commits dropped by a reset, rebase or branch deletion are only reachable "
+                "through the reflog; expiring it now lets the next gc delete them for good."
+            ),
+            alternative="leave the reflog alone; git reflog show to find a lost commit",
+            blocks=(
+                "git reflog expire --expire=now --all",
+                "git reflog expire --expire-unreachable=now --all",
+                "git reflog delete HEAD@{1}",
+                "git reflog expire --expire now --all",
+            ),
+            allows=("git reflog show", "git reflog", "git reflog expire --expire=90.days.ago"),
+        ),
+        Rule(
+            "gc-prune-now",
+            severity="high",
+            pattern=(
+                r"^git (?:gc\b.* --prune=(?:now|all)\b"
+                r"|prune\b(?!.* (?:--dry-run|-[a-zA-Z]*n[a-zA-Z]*)(?: |$)))"
+            ),
+            keywords=("gc", "prune"),
+            reason="git gc --prune=now / git prune delete unreachable commits immediately",
+            explanation=(
+                "Lost commits stay recoverable until gc prunes them (two weeks by default); "
+                "pruning now deletes every unreachable object, including just-lost work."
+            ),
+            alternative="git gc (default expiry), or git prune --dry-run to see what would go",
+            blocks=("git gc --prune=now", "git gc --aggressive --prune=all", "git prune"),
+            allows=("git gc", "git gc --auto", "git prune --dry-run", "git prune -n"),
+        ),
+        Rule(
+            "history-rewrite",
+            severity="high",
+            pattern=r"^git (?:filter-branch|filter-repo)\b",
+            keywords=("filter-branch", "filter-repo"),
+            reason="git filter-branch / filter-repo rewrite every commit of the repository",
+            explanation=(
+                "History is rewritten in place; filter-repo also expires the reflog and "
+                "repacks, so the original commits are gone unless a clone exists."
+            ),
+            alternative="run it in a fresh clone, or back up with git bundle create",
+            blocks=(
+                "git filter-branch --tree-filter 'rm -f secrets' HEAD",
+                "git filter-repo --path secret --invert-paths",
+            ),
+            allows=("git log --all", "git branch -a"),
+        ),
+        Rule(
+            "push-delete",
+            severity="high",
+            pattern=(
+                r"^git push\b(?!.* (?:--dry-run|-[a-zA-Z]*n[a-zA-Z]*)(?: |$))"
+                r"(?=.* (?:--delete|--prune|-[a-zA-Z]*d[a-zA-Z]*|:[^ ]+)(?: |$))"
+            ),
+            keywords=("push",),
+            reason="git push --delete / :branch / --prune deletes branches on the remote",
+            explanation=(
+                "The remote branch is removed for everyone; commits only it held are lost "
+                "unless someone still has them."
+            ),
+            alternative="git push --dry-run first, or archive the branch under another name",
+            blocks=(
+                "git push origin --delete feature",
+                "git push origin :feature",
+                "git push -d origin old",
+                "git push --prune origin refs/heads/*:refs/heads/*",
+            ),
+            allows=(
+                "git push origin main",
+                "git push --dry-run --delete origin x",
+                "git push -n origin :x",
+                "git push origin HEAD:main",
+            ),
+        ),
+        Rule(
+            "rm-force",
+            severity="high",
+            pattern=(
+                r"^git rm\b(?!.* (?:--cached|--dry-run|-[a-zA-Z]*n[a-zA-Z]*)(?: |$))"
+                rf"(?=.* (?:--force|{_F})(?: |$))"
+            ),
+            keywords=("rm",),
+            reason="git rm -f deletes files even when they have uncommitted changes",
+            explanation=(
+                "Without -f git rm refuses to remove a file whose working copy differs from "
+                "the index; with -f those edits are deleted with the file."
+            ),
+            alternative="git rm --cached (keeps the file), or commit or stash first",
+            blocks=("git rm -f src/app.py", "git rm -rf build", "git rm --force -r docs"),
+            allows=("git rm --cached -f secret.env", "git rm file.txt", "git rm -rn build"),
+        ),
+        Rule(
+            "submodule-deinit-force",
+            severity="high",
+            pattern=rf"^git submodule deinit\b.* (?:--force|{_F})(?: |$)",
+            keywords=("submodule",),
+            reason="git submodule deinit -f removes a submodule's working tree with local changes",
+            explanation="The submodule's checkout is deleted even when it has uncommitted edits.",
+            alternative="commit or stash inside the submodule, then deinit without -f",
+            blocks=("git submodule deinit -f lib", "git submodule deinit --force --all"),
+            allows=("git submodule deinit lib", "git submodule update --init"),
         ),
         Rule(
             "stash-drop",

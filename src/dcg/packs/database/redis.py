@@ -1,4 +1,4 @@
-"""Redis: FLUSHALL, FLUSHDB, mass DEL and SHUTDOWN through redis-cli."""
+"""Redis: FLUSHALL, FLUSHDB, mass DEL, SHUTDOWN and Lua scripts calling them, through redis-cli."""
 
 from dcg.model import Pack, Rule
 
@@ -62,6 +62,25 @@ PACK = Pack(
             allows=(
                 "redis-cli --scan --pattern 'user:*'",
                 "redis-cli GET session:42",
+            ),
+        ),
+        Rule(
+            "eval-destructive",
+            severity="critical",
+            pattern=_CLI + r"(?:eval|eval_ro|fcall|function\s+load)\s.*redis\.p?call\s*\(\s*"
+            r"(?:\[=*\[\s*|['\"])\s*(?:flushall|flushdb|shutdown|del|unlink|swapdb)\b",
+            reason="EVAL runs a Lua script that calls FLUSHALL, FLUSHDB, DEL or SHUTDOWN",
+            explanation="redis.call inside EVAL runs the same commands as redis-cli would: "
+            "redis.call('FLUSHALL') empties every database just as FLUSHALL does.",
+            alternative="Run the script's read-only part first, or BGSAVE and copy dump.rdb.",
+            blocks=(
+                "redis-cli EVAL \"return redis.call('FLUSHALL')\" 0",
+                "redis-cli -h cache1 eval \"redis.pcall( 'flushdb' )\" 0",
+                "redis-cli EVAL 'for _,k in ipairs(KEYS) do redis.call(\"DEL\", k) end' 2 a b",
+            ),
+            allows=(
+                "redis-cli EVAL \"return redis.call('GET', KEYS[1])\" 1 k",
+                "redis-cli SET note \"redis.call('FLUSHALL')\"",
             ),
         ),
         Rule(

@@ -1,6 +1,7 @@
 """GitHub via gh: deleting repositories, releases, gists, issues, keys and raw API deletes."""
 
 from dcg.model import Pack, Rule
+from dcg.packs._http import HOST_REST, sends
 
 _GH = r"^gh\s"
 
@@ -38,6 +39,30 @@ PACK = Pack(
                 "gh api --method DELETE repos/o/r/git/refs/heads/main",
             ),
             allows=("gh api /repos/owner/repo", "gh api -X GET repos/o/r/branches"),
+        ),
+        Rule(
+            "rest-delete",
+            severity="high",
+            pattern=sends("DELETE") + r"(?:api\.github\.com|github\." + HOST_REST + r"/api/v3)"
+            r"/(?:repos|orgs|user|gists|teams|enterprises|applications|projects)/",
+            reason="an HTTP DELETE to the GitHub REST API removes whatever the URL names",
+            explanation="curl -X DELETE on api.github.com is gh api -X DELETE without gh: it "
+            "deletes repositories, branches' refs, releases, hooks, environments, packages "
+            "or memberships with no confirmation.",
+            alternative="GET the URL first; use the gh subcommand that asks for confirmation.",
+            blocks=(
+                "curl -X DELETE -H 'Authorization: token x' https://api.github.com/repos/o/r",
+                "curl -XDELETE https://api.github.com/repos/o/r/git/refs/heads/main",
+                "curl --request DELETE https://api.github.com/repos/o/r/releases/1",
+                "curl --request=delete https://github.example.com/api/v3/repos/o/r",
+                "http DELETE https://api.github.com/repos/o/r",
+                "wget --method=DELETE https://api.github.com/user/keys/1",
+            ),
+            allows=(
+                "curl https://api.github.com/repos/o/r",
+                "curl -X GET https://api.github.com/repos/o/r",
+                "curl -X DELETE https://example.com/repos/o/r",
+            ),
         ),
         Rule(
             "release-delete",

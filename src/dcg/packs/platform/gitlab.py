@@ -1,6 +1,7 @@
 """GitLab via glab: deleting projects, releases, issues, merge requests and raw API deletes."""
 
 from dcg.model import Pack, Rule
+from dcg.packs._http import sends
 
 _GLAB = r"^glab\s(?:-[^\s]*\s(?:[^\s-][^\s]*\s)?)*"
 
@@ -19,6 +20,27 @@ PACK = Pack(
             alternative="Archive the project in its settings, and clone it with --mirror first.",
             blocks=("glab repo delete group/project", "glab repo delete group/project --yes"),
             allows=("glab repo view group/project", "glab repo clone group/project"),
+        ),
+        Rule(
+            "rest-delete",
+            severity="high",
+            pattern=sends("DELETE") + r"/api/v4/"
+            r"(?:projects|groups|users|user|snippets|runners)/",
+            reason="an HTTP DELETE to the GitLab REST API removes whatever the URL names",
+            explanation="curl -X DELETE on /api/v4/ is glab api -X DELETE without glab: it "
+            "deletes projects, groups, branches, tags, releases or variables with no "
+            "confirmation.",
+            alternative="GET the URL first; use the glab subcommand that asks for confirmation.",
+            blocks=(
+                "curl -X DELETE -H 'PRIVATE-TOKEN: x' https://gitlab.com/api/v4/projects/42",
+                "curl -XDELETE https://gitlab.example.com/api/v4/groups/7",
+                "curl --request DELETE https://gitlab.com/api/v4/projects/1/repository/branches/x",
+            ),
+            allows=(
+                "curl https://gitlab.com/api/v4/projects/42",
+                "curl -X GET https://gitlab.com/api/v4/projects/42",
+                "curl -X PUT https://gitlab.com/api/v4/projects/42",
+            ),
         ),
         Rule(
             "api-delete",
