@@ -1,0 +1,10 @@
+"""GitHub Actions workflows: the ``run:`` steps (``.github/workflows/*.yml``)."""
+
+from __future__ import annotations
+
+from dcg.extract import _yaml
+from dcg.extract.found import Found
+
+
+def commands(path: str, text: str) -> list[Found]:
+    return _yaml.commands(path, text, ("run",), "github-actions")
