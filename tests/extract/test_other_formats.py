@@ -146,3 +146,16 @@ def test_dockerfile_shell_switch() -> None:
     found = dockerfile.commands("Dockerfile", DOCKERFILE)
     assert [f.shell for f in found][-1] == "powershell"
     assert {f.source for f in found} == {"dockerfile"}
+
+
+@pytest.mark.parametrize(
+    ("text", "label"),
+    [
+        pytest.param("RUN rm -rf /usr\n", "RUN", id="plain"),
+        pytest.param("RUN --mount=type=cache,target=/c rm -rf /c\n", "RUN", id="cache-mount"),
+        pytest.param("RUN --mount=type=bind,rw,target=/src rm -rf /src\n", "RUN --mount=type=bind", id="bind"),
+    ],
+)
+def test_dockerfile_bind_mount_label(text: str, label: str) -> None:
+    (found,) = dockerfile.commands("Dockerfile", text)
+    assert found.label == label

@@ -87,7 +87,10 @@ def commands(path: str, text: str) -> list[Found]:
             continue
         if word != "RUN":
             continue
-        args, skipped = _strip_flags(args)
+        # A bind mount lets the step reach the host's build context: labelled apart.
+        command, skipped = _strip_flags(args)
+        label = "RUN --mount=type=bind" if "type=bind" in args[:skipped] else "RUN"
+        args = command
         column += skipped
         if args.startswith("["):
             try:
@@ -96,12 +99,12 @@ def commands(path: str, text: str) -> list[Found]:
                 argv = None
             if isinstance(argv, list):
                 out.append(
-                    Found(path, line, column, shlex.join(map(str, argv)), "dockerfile", "RUN")
+                    Found(path, line, column, shlex.join(map(str, argv)), "dockerfile", label)
                 )
                 continue
         for found in split(
             args, path=path, source="dockerfile", label="RUN", line=line, shell=shell
         ):
             col = column if found.line == line else found.column
-            out.append(Found(path, found.line, col, found.text, "dockerfile", "RUN", shell))
+            out.append(Found(path, found.line, col, found.text, "dockerfile", label, shell))
     return out
