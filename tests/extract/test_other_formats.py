@@ -153,7 +153,9 @@ def test_dockerfile_shell_switch() -> None:
     [
         pytest.param("RUN rm -rf /usr\n", "RUN", id="plain"),
         pytest.param("RUN --mount=type=cache,target=/c rm -rf /c\n", "RUN", id="cache-mount"),
-        pytest.param("RUN --mount=type=bind,rw,target=/src rm -rf /src\n", "RUN --mount=type=bind", id="bind"),
+        pytest.param(
+            "RUN --mount=type=bind,rw,target=/src rm -rf /src\n", "RUN --mount=type=bind", id="bind"
+        ),
     ],
 )
 def test_dockerfile_bind_mount_label(text: str, label: str) -> None:
