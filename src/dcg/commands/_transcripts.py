@@ -30,7 +30,9 @@ from typing import NamedTuple
 CLAUDE_TOOLS = {"Bash": "bash", "PowerShell": "powershell"}
 CODEX_NAMES = ("shell", "shell_command", "exec_command", "container.exec")
 # A line holding none of these cannot carry a command or a session's identity.
-_MARKERS = (b'"tool_use"', b"function_call", b"local_shell_call", b"session_meta", b"turn_context")
+_CLAUDE_MARKERS = (b'"tool_use"',)
+_CODEX_MARKERS = (b"function_call", b"local_shell_call", b"session_meta", b"turn_context")
+_ENDS = (b"}\n", b"}\r\n", b"}")
 
 
 class Command(NamedTuple):
@@ -118,22 +120,26 @@ def read(path: str, agent: str, counts: Counts) -> Iterator[Command]:
         yield from reader(path, fh, counts)
 
 
-def _candidate(raw: bytes, counts: Counts, first: bool = False) -> bool:
+def _candidate(raw: bytes, counts: Counts, markers: tuple[bytes, ...], first: bool = False) -> bool:
     """Whether the line must be decoded; a line that is plainly not an object is malformed."""
     counts.lines += 1
     counts.bytes += len(raw)
-    stripped = raw.strip()
-    if not stripped:
-        return False
-    if not (stripped.startswith(b"{") and stripped.endswith(b"}")):
-        counts.malformed += 1
-        return False
-    return first or any(m in raw for m in _MARKERS)
+    # Checked without copying the line: tool results make most lines large.
+    if not (raw.startswith(b"{") and raw.endswith(_ENDS)):
+        stripped = raw.strip()
+        if not stripped:
+            return False
+        if not (stripped.startswith(b"{") and stripped.endswith(b"}")):
+            counts.malformed += 1
+            return False
+    if first:
+        return True
+    return any(marker in raw for marker in markers)
 
 
 def _claude(path: str, fh: Iterator[bytes], counts: Counts) -> Iterator[Command]:
     for number, raw in enumerate(fh, start=1):
-        if not _candidate(raw, counts) or b'"tool_use"' not in raw:
+        if not _candidate(raw, counts, _CLAUDE_MARKERS):
             continue
         event = _object(raw, counts)
         if event is None or event.get("type") != "assistant":
@@ -164,7 +170,7 @@ def _claude(path: str, fh: Iterator[bytes], counts: Counts) -> Iterator[Command]
 def _codex(path: str, fh: Iterator[bytes], counts: Counts) -> Iterator[Command]:
     session_id, cwd = "", ""
     for number, raw in enumerate(fh, start=1):
-        if not _candidate(raw, counts, number == 1):
+        if not _candidate(raw, counts, _CODEX_MARKERS, number == 1):
             continue
         line = _object(raw, counts)
         if line is None:

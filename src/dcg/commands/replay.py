@@ -23,8 +23,10 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 
     from dcg.commands._transcripts import Command, Counts
+    from dcg.model import Match
 
 LEVELS = ("warning", "soft_block", "hard_block")
+CACHE_SIZE = 50_000
 
 
 class Finding(NamedTuple):
@@ -92,11 +94,19 @@ def replay(
     """Each command (after ``since``) with its finding, if the hook would have answered it."""
     from dcg.commands.scan import judge
 
+    # Agents repeat themselves (`git status`, `npm test` in the same directory): the
+    # engine's answer for a (command, directory, shell) is kept, within a bound.
+    cache: dict[tuple[str, str, str], list[Match]] = {}
     for cmd in commands:
         when = _epoch(cmd.timestamp)
         if since is not None and (when is None or when < since):
             continue
-        matches = judge(cmd.text, packs, cmd.cwd or None, cmd.shell)
+        key = (cmd.text, cmd.cwd, cmd.shell)
+        matches = cache.get(key)
+        if matches is None:
+            if len(cache) >= CACHE_SIZE:
+                cache.clear()
+            matches = cache[key] = judge(cmd.text, packs, cmd.cwd or None, cmd.shell)
         if not matches:
             yield cmd, None
             continue
