@@ -313,3 +313,140 @@ def test_errors_exit_2(
     monkeypatch.chdir(tmp_path)
     assert cli.main(["scan", *args]) == 2
     assert capsys.readouterr().err.startswith("dcg: error:")
+
+
+# Ways a blocked agent (or a hurried human) writes the same thing down elsewhere: each must
+# be found at its line, and the command as the shell will run it must be stopped by the
+# hook as well (paranoid mode).
+WRITTEN = [
+    pytest.param(
+        "a.sh",
+        "T=~\nmake\nrm -rf $T\n",
+        3,
+        "core.filesystem:rm-rf-critical",
+        "T=~; rm -rf $T",
+        id="variable-set-on-an-earlier-line",
+    ),
+    pytest.param(
+        "a.sh", "sudo rm -rf ~\n", 1, "core.filesystem:rm-rf-critical", "sudo rm -rf ~", id="sudo"
+    ),
+    pytest.param(
+        "a.sh",
+        "if true; then\n  git push -f\nfi\n",
+        2,
+        "core.git:push-force",
+        "if true; then git push -f; fi",
+        id="inside-if",
+    ),
+    pytest.param(
+        "bin/go",
+        "#!/usr/bin/env bash\nbash -c 'git reset --hard'\n",
+        2,
+        "core.git:reset-hard",
+        "bash -c 'git reset --hard'",
+        id="shebang-bash-c",
+    ),
+    pytest.param(
+        "Makefile",
+        "nuke:\n\t$(RM) -r $(HOME)\n",
+        2,
+        "core.filesystem:rm-rf-critical",
+        "rm -f -r ${HOME}",
+        id="make-builtin-rm-env-home",
+    ),
+    pytest.param(
+        "Makefile",
+        "x:\n\t@cd .. && \\\n\t  git reset --hard\n",
+        3,
+        "core.git:reset-hard",
+        "cd .. && git reset --hard",
+        id="make-continuation",
+    ),
+    pytest.param(
+        "package.json",
+        '{"scripts": {"a": "bash -c \\"rm -rf ~\\""}}',
+        1,
+        "core.filesystem:rm-rf-critical",
+        'bash -c "rm -rf ~"',
+        id="npm-bash-c",
+    ),
+    pytest.param(
+        ".github/workflows/x.yml",
+        "jobs:\n  a:\n    steps:\n      - run: >\n          git push\n          --force\n",
+        5,
+        "core.git:push-force",
+        "git push --force",
+        id="actions-folded",
+    ),
+    pytest.param(
+        ".gitlab-ci.yml",
+        "job:\n  script:\n    - echo ok\n    - git clean -fdx\n",
+        4,
+        "core.git:clean-force",
+        "git clean -fdx",
+        id="gitlab",
+    ),
+    pytest.param(
+        "Taskfile.yml",
+        "tasks:\n  a:\n    cmds:\n      - cmd: git stash clear\n",
+        4,
+        "core.git:stash-clear",
+        "git stash clear",
+        id="taskfile-cmd",
+    ),
+    pytest.param(
+        "justfile",
+        "nuke:\n    @rm -rf ~\n",
+        2,
+        "core.filesystem:rm-rf-critical",
+        "rm -rf ~",
+        id="justfile-quiet",
+    ),
+    pytest.param(
+        "docker-compose.yml",
+        'services:\n  a:\n    command: ["sh", "-c", "git reset --hard"]\n',
+        3,
+        "core.git:reset-hard",
+        "sh -c 'git reset --hard'",
+        id="compose-exec-form",
+    ),
+    pytest.param(
+        "Dockerfile",
+        "FROM x\nRUN --mount=type=bind,rw,target=/w \\\n    rm -rf /w\n",
+        3,
+        "core.filesystem:rm-rf",
+        "rm -rf /w",
+        id="dockerfile-bind-mount",
+    ),
+]
+
+
+@pytest.mark.parametrize(("name", "content", "line", "rule_id", "command"), WRITTEN)
+def test_written_down_elsewhere(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    name: str,
+    content: str,
+    line: int,
+    rule_id: str,
+    command: str,
+) -> None:
+    from dcg.commands.scan import scan
+
+    root = make_repo(tmp_path / "w", {name: content})
+    monkeypatch.chdir(root)
+    assert [(f.path, f.line, f.rule_id) for f in scan([])[0]] == [(name, line, rule_id)]
+    payload = json.dumps(
+        {
+            "session_id": "s1",
+            "hook_event_name": "PreToolUse",
+            "tool_name": "Bash",
+            "tool_input": {"command": command},
+            "cwd": str(root),
+        }
+    )
+    out, err = io.StringIO(), io.StringIO()
+    env = dict(os.environ, DCG_RESPONSE_MODE="paranoid")
+    assert hook.main(["--agent", "claude"], io.BytesIO(payload.encode()), out, err, env) == 0
+    assert json.loads(out.getvalue())["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert rule_id in out.getvalue()

@@ -46,7 +46,7 @@ MK = (
             ],
             id="inline-continuation-dollar",
         ),
-        pytest.param("%.o", [(18, 3, "$(CC) -c $<")], id="pattern-rule-unknown-var-kept"),
+        pytest.param("%.o", [(18, 3, "cc -c $<")], id="pattern-rule-builtin-var"),
     ],
 )
 def test_recipes(target: str, expected: list[tuple[int, int, str]]) -> None:
@@ -71,3 +71,17 @@ def test_shared_recipe_and_commands_once() -> None:
 )
 def test_resolve(target: str, expected: list[str] | None) -> None:
     assert resolve(MK, target) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        pytest.param("x:\n\t$(RM) -r build\n", ["rm -f -r build"], id="builtin-rm"),
+        pytest.param("x:\n\trm -rf $(HOME)\n", ["rm -rf ${HOME}"], id="environment-variable"),
+        pytest.param("x:\n\trm -rf $(D)\nD = /srv\n", ["rm -rf /srv"], id="assigned-after-rule"),
+        pytest.param("x:\n\techo $(shell date)\n", ["echo $(shell date)"], id="function-kept"),
+        pytest.param("x:\n\techo $@ $$HOME\n", ["echo $@ $HOME"], id="automatic-and-dollar"),
+    ],
+)
+def test_variables(text: str, expected: list[str]) -> None:
+    assert resolve(text, "x") == expected

@@ -34,6 +34,7 @@ RANK = {name: i for i, name in enumerate(SEVERITIES, start=1)}
 # Rules that judge deletions on the local file system: not applied inside an image build.
 IMAGE_LOCAL_PACKS = ("core.filesystem",)
 PROGRESS_MIN_FILES = 200
+MAX_ASSIGNMENTS = 32
 
 
 class Finding(NamedTuple):
@@ -93,9 +94,35 @@ def _excused(found: Found, match: Match) -> bool:
     )
 
 
-def findings_in(found: Found, packs: Sequence[str], cwd: str | None) -> list[Finding]:
+def is_assignment(text: str) -> bool:
+    """``NAME=word`` (or ``export NAME=word``) with no command substitution in it."""
+    line = text.strip()
+    for keyword in ("export ", "readonly ", "declare ", "local "):
+        if line.startswith(keyword):
+            line = line[len(keyword) :].lstrip()
+    name, eq, value = line.partition("=")
+    if not eq or not name.replace("_", "a").isalnum() or name[0].isdigit():
+        return False
+    if "$(" in value or "`" in value or "\n" in value:
+        return False
+    quote = ""
+    for c in value:
+        if quote:
+            quote = "" if c == quote else quote
+        elif c in "'\"":
+            quote = c
+        elif c in " \t;|&<>()":
+            return False
+    return not quote
+
+
+def findings_in(
+    found: Found, packs: Sequence[str], cwd: str | None, context: Sequence[str] = ()
+) -> list[Finding]:
+    """The findings for one command; ``context`` are assignments made before it in a script."""
     out: list[Finding] = []
-    for match in judge(found.text, packs, cwd, found.shell):
+    text = "; ".join([*context, found.text]) if context else found.text
+    for match in judge(text, packs, cwd, found.shell):
         if _excused(found, match):
             continue
         line, column = _locate(found, match)
@@ -168,9 +195,19 @@ def scan(
         if text is None:
             continue
         n_files += 1
+        # A script runs top to bottom in one shell: the plain assignments made before a
+        # command are judged with it (`DIR="$HOME"` then `rm -rf "$DIR"`).
+        assignments: dict[str, str] = {}
         for found in extract(source.rel, text, include_docs=include_docs):
             n_commands += 1
-            for finding in findings_in(found, cfg.packs, cwd):
+            if found.source == "shell" and is_assignment(found.text):
+                name = found.text.strip().split("=", 1)[0].split()[-1]
+                assignments.pop(name, None)
+                assignments[name] = found.text.strip()
+                if len(assignments) > MAX_ASSIGNMENTS:
+                    assignments.pop(next(iter(assignments)))
+            context = list(assignments.values()) if found.source == "shell" else []
+            for finding in findings_in(found, cfg.packs, cwd, context):
                 lines = set(range(found.line, found.line + found.text.count("\n") + 1))
                 if added is None or lines & added.get(source.rel, set()):
                     findings.append(finding)

@@ -1,8 +1,10 @@
 """Makefile recipes: target -> recipe lines, with ``@``/``-``/``+`` stripped and line numbers.
 
-Variables assigned in the file with ``=``, ``:=``, ``::=``, ``?=`` or ``+=`` are expanded
-in recipe lines (``$(VAR)``, ``${VAR}``), ``$$`` becomes ``$``; anything else (functions,
-automatic variables, variables from the environment) is left as written.
+Variables assigned anywhere in the file with ``=``, ``:=``, ``::=``, ``?=`` or ``+=`` are
+expanded in recipe lines (``$(VAR)``, ``${VAR}``; make expands recipes after reading the
+whole file), as are make's built-ins (``$(RM)`` is ``rm -f``); a variable the file does not
+set comes from the environment, so it becomes the shell's ``${VAR}``; ``$$`` becomes ``$``;
+functions and automatic variables are left as written.
 """
 
 from __future__ import annotations
@@ -10,6 +12,17 @@ from __future__ import annotations
 from dcg.extract.found import Found
 
 _ASSIGN_OPS = ("::=", ":=", "?=", "+=", "!=", "=")
+_DIRECTIVES = (" ", "define", "endef", "ifeq", "ifneq", "ifdef", "ifndef", "else", "endif")
+_DIRECTIVES += ("include", "-include", "export", "unexport", "override", "vpath")
+# GNU make's built-in values that recipes use as commands.
+_DEFAULTS = {
+    "RM": "rm -f",
+    "MAKE": "make",
+    "CC": "cc",
+    "CXX": "g++",
+    "AR": "ar",
+    "SHELL": "/bin/sh",
+}
 
 
 def _logical(text: str) -> list[tuple[int, str]]:
@@ -67,6 +80,20 @@ def _expand(text: str, variables: dict[str, str], depth: int = 0) -> str:
                     out.append(_expand(variables[name], variables, depth + 1))
                     i = end + 1
                     continue
+                if name in _DEFAULTS:
+                    out.append(_DEFAULTS[name])
+                    i = end + 1
+                    continue
+                if (
+                    name
+                    and (name[0].isalpha() or name[0] == "_")
+                    and name.replace("_", "").isalnum()
+                ):
+                    # Not set in the file: make takes it from the environment, as the
+                    # shell would; `$(HOME)` is `${HOME}`, never a command substitution.
+                    out.append("${" + name + "}")
+                    i = end + 1
+                    continue
         out.append(c)
         i += 1
     return "".join(out)
@@ -85,8 +112,7 @@ def recipes(text: str, path: str = "Makefile") -> dict[str, list[Found]]:
             column = len(line.split("\n", 1)[0]) - len(stripped.split("\n", 1)[0]) + 1
             if current and stripped and not stripped.startswith("#"):
                 for target in current:
-                    cmd = _expand(stripped, variables)
-                    rules[target].append(Found(path, number, column, cmd, "makefile", target))
+                    rules[target].append(Found(path, number, column, stripped, "makefile", target))
             continue
         code = line.split("#", 1)[0]
         if not code.strip():
@@ -101,21 +127,7 @@ def recipes(text: str, path: str = "Makefile") -> dict[str, list[Found]]:
             current = []
             continue
         colon = code.find(":")
-        if colon <= 0 or code.startswith(
-            (
-                " ",
-                "define",
-                "endef",
-                "ifeq",
-                "ifneq",
-                "ifdef",
-                "ifndef",
-                "else",
-                "endif",
-                "include",
-                "-include",
-            )
-        ):
+        if colon <= 0 or code.startswith(_DIRECTIVES):
             current = []
             continue
         targets = code[:colon].split()
@@ -129,10 +141,15 @@ def recipes(text: str, path: str = "Makefile") -> dict[str, list[Found]]:
             if inline:
                 column = line.index(";") + 2 + len(after) - len(after.lstrip())
                 for target in current:
-                    rules[target].append(
-                        Found(path, number, column, _expand(inline, variables), "makefile", target)
-                    )
-    return rules
+                    rules[target].append(Found(path, number, column, inline, "makefile", target))
+    # Make expands a recipe when it runs it, with every variable of the file known.
+    return {
+        target: [
+            Found(f.path, f.line, f.column, _expand(f.text, variables), f.source, f.label)
+            for f in found
+        ]
+        for target, found in rules.items()
+    }
 
 
 def resolve(text: str, target: str) -> list[str] | None:
