@@ -12,8 +12,8 @@ from __future__ import annotations
 from dcg.extract.found import Found
 
 _ASSIGN_OPS = ("::=", ":=", "?=", "+=", "!=", "=")
-_DIRECTIVES = (" ", "define", "endef", "ifeq", "ifneq", "ifdef", "ifndef", "else", "endif")
-_DIRECTIVES += ("include", "-include", "export", "unexport", "override", "vpath")
+_DIRECTIVES: tuple[str, ...] = (" ", "define", "endef", "ifeq", "ifneq", "ifdef", "ifndef")
+_DIRECTIVES += ("else", "endif", "include", "-include", "export", "unexport", "override", "vpath")
 # GNU make's built-in values that recipes use as commands.
 _DEFAULTS = {
     "RM": "rm -f",
