@@ -121,3 +121,32 @@ def test_commands(module: object, text: str, expected: list[tuple[int, int, str]
 def test_malformed_is_quiet(text: str) -> None:
     for module in (actions, gitlab, taskfile):
         module.commands("f.yml", text)  # never raises
+
+
+PWSH = """\
+jobs:
+  win:
+    runs-on: windows-latest
+    steps:
+      - name: clean
+        shell: pwsh
+        run: Remove-Item -Recurse -Force build
+      - run: |
+          rm -rf build
+        shell: bash
+      - run: git status
+  other:
+    steps:
+      - shell: powershell
+        run: Get-ChildItem
+"""
+
+
+def test_actions_step_shell() -> None:
+    found = actions.commands("w.yml", PWSH)
+    assert [(f.line, f.text, f.shell) for f in found] == [
+        (7, "Remove-Item -Recurse -Force build", "powershell"),
+        (9, "rm -rf build", "bash"),
+        (11, "git status", "bash"),
+        (15, "Get-ChildItem", "powershell"),
+    ]

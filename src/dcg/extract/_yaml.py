@@ -196,24 +196,24 @@ def _find(
         i += 1
 
 
+def split_item(path: str, lines: list[str], key: str, item: Item, source: str) -> list[Found]:
+    """The command lines of one value, split as a script and located in the file."""
+    if item.block:
+        return split(
+            item.text, path=path, source=source, label=key, line=item.line, indent=item.column - 1
+        )
+    quoted = lines[item.line - 1][item.column - 1 : item.column] in ("'", '"')
+    column = item.column + (1 if quoted else 0)
+    return [
+        Found(path, found.line, column, found.text, source, key, found.shell)
+        for found in split(item.text, path=path, source=source, label=key, line=item.line)
+    ]
+
+
 def commands(path: str, text: str, keys: tuple[str, ...], source: str) -> list[Found]:
     """The command lines in the values of ``keys``, split as scripts, located in the file."""
+    lines = text.split("\n")
     out: list[Found] = []
     for key, item in find(text, keys):
-        if item.block:
-            out.extend(
-                split(
-                    item.text,
-                    path=path,
-                    source=source,
-                    label=key,
-                    line=item.line,
-                    indent=item.column - 1,
-                )
-            )
-        else:
-            quoted = text.split("\n")[item.line - 1][item.column - 1 : item.column] in ("'", '"')
-            column = item.column + (1 if quoted else 0)
-            for found in split(item.text, path=path, source=source, label=key, line=item.line):
-                out.append(Found(path, found.line, column, found.text, source, key, found.shell))
+        out.extend(split_item(path, lines, key, item, source))
     return out
