@@ -169,7 +169,7 @@ def test_clean_tree_exits_0(
     clean["build.sh"] = "#!/bin/sh\nset -e\nrm -rf /tmp/out\nmake\n"
     monkeypatch.chdir(make_repo(tmp_path / "clean", clean))
     code, out = run([], capsys)
-    assert (code, out.splitlines()[-1]) == (0, "no findings (3 commands in 1 files scanned)")
+    assert (code, out.splitlines()[-1]) == (0, "no findings (3 commands in 1 file scanned)")
 
 
 def test_sarif_validates(repo: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -16,6 +16,10 @@ def _one_line(text: str, limit: int = 120) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
+def _n(count: int, noun: str) -> str:
+    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
+
+
 def pretty(findings: list[Finding], n_files: int, n_commands: int) -> str:
     lines: list[str] = []
     for f in findings:
@@ -23,10 +27,10 @@ def pretty(findings: list[Finding], n_files: int, n_commands: int) -> str:
         lines.append(f"    {_one_line(f.command)}")
         lines.append(f"    {f.reason}. Safer: {f.alternative}")
     files = len({f.path for f in findings})
-    summary = f"{n_commands} commands in {n_files} files scanned"
+    summary = f"{_n(n_commands, 'command')} in {_n(n_files, 'file')} scanned"
     if findings:
         lines.append("")
-        lines.append(f"{len(findings)} findings in {files} files ({summary})")
+        lines.append(f"{_n(len(findings), 'finding')} in {_n(files, 'file')} ({summary})")
     else:
         lines.append(f"no findings ({summary})")
     return "\n".join(lines)
