@@ -328,6 +328,14 @@ WRITTEN = [
         id="variable-set-on-an-earlier-line",
     ),
     pytest.param(
+        "a.sh",
+        "cd /\necho going\nrm -rf *\n",
+        3,
+        "core.filesystem:rm-rf-critical",
+        "cd / && rm -rf *",
+        id="cd-on-an-earlier-line",
+    ),
+    pytest.param(
         "a.sh", "sudo rm -rf ~\n", 1, "core.filesystem:rm-rf-critical", "sudo rm -rf ~", id="sudo"
     ),
     pytest.param(
@@ -450,3 +458,26 @@ def test_written_down_elsewhere(
     assert hook.main(["--agent", "claude"], io.BytesIO(payload.encode()), out, err, env) == 0
     assert json.loads(out.getvalue())["hookSpecificOutput"]["permissionDecision"] == "deny"
     assert rule_id in out.getvalue()
+
+
+@pytest.mark.parametrize(
+    "script",
+    [
+        pytest.param("cd /tmp/work\nrm -rf *\n", id="cd-then-wildcard"),
+        pytest.param("cd build\nrm -rf ./cache\n", id="cd-relative"),
+        pytest.param("D=/tmp/x\nrm -rf $D\n", id="variable-is-temp"),
+        pytest.param("D=~\nD=/tmp/x\nrm -rf $D\n", id="reassigned"),
+        pytest.param("X=$(git reset --hard)\nls\n", id="substitution-not-replayed"),
+        pytest.param("export T=~\nrm -rf $T/\n", id="export"),
+    ],
+)
+def test_script_context_is_the_hooks_reading_of_the_joined_lines(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, script: str
+) -> None:
+    """A script judged line by line with its context says what the hook says of it whole."""
+    from dcg import config
+    from dcg.commands.scan import judge, scan
+
+    monkeypatch.chdir(make_repo(tmp_path / "c", {"a.sh": script}))
+    whole = judge("; ".join(script.strip().split("\n")), config.load(str(tmp_path)).packs, None)
+    assert [f.rule_id for f in scan([])[0]] == [m.rule_id for m in whole]

@@ -94,16 +94,9 @@ def _excused(found: Found, match: Match) -> bool:
     )
 
 
-def is_assignment(text: str) -> bool:
-    """``NAME=word`` (or ``export NAME=word``) with no command substitution in it."""
-    line = text.strip()
-    for keyword in ("export ", "readonly ", "declare ", "local "):
-        if line.startswith(keyword):
-            line = line[len(keyword) :].lstrip()
-    name, eq, value = line.partition("=")
-    if not eq or not name.replace("_", "a").isalnum() or name[0].isdigit():
-        return False
-    if "$(" in value or "`" in value or "\n" in value:
+def _one_word(value: str) -> bool:
+    """``value`` is one shell word with no command substitution in it."""
+    if not value or "$(" in value or "`" in value or "\n" in value:
         return False
     quote = ""
     for c in value:
@@ -116,10 +109,56 @@ def is_assignment(text: str) -> bool:
     return not quote
 
 
+def is_assignment(text: str) -> bool:
+    """``NAME=word`` (or ``export NAME=word``) with no command substitution in it."""
+    line = text.strip()
+    for keyword in ("export ", "readonly ", "declare ", "local "):
+        if line.startswith(keyword):
+            line = line[len(keyword) :].lstrip()
+    name, eq, value = line.partition("=")
+    if not eq or not name.replace("_", "a").isalnum() or name[0].isdigit():
+        return False
+    return value == "" or _one_word(value)
+
+
+class ScriptState:
+    """What earlier lines of a script set for the later ones: plain assignments and ``cd``.
+
+    A script runs top to bottom in one shell, so ``DIR=~`` then ``rm -rf "$DIR"``, or
+    ``cd /`` then ``rm -rf *``, are judged together, as the hook judges ``cd / && rm -rf *``.
+    Lines that run commands are never replayed (only assignments of plain words and ``cd``).
+    """
+
+    def __init__(self) -> None:
+        self.lines: dict[str, str] = {}
+        self.cds = 0
+
+    def context(self) -> list[str]:
+        return list(self.lines.values())
+
+    def note(self, text: str) -> None:
+        line = text.strip()
+        if is_assignment(line):
+            key = line.split("=", 1)[0].split()[-1]
+        elif line.startswith("cd ") and _one_word(line[3:].strip()):
+            target = line[3:].strip().strip("'\"")
+            if target.startswith(("/", "~", "$HOME", "${HOME}")):
+                for old in [k for k in self.lines if k.startswith("cd:")]:
+                    del self.lines[old]
+            self.cds += 1
+            key = f"cd:{self.cds}"
+        else:
+            return
+        self.lines.pop(key, None)
+        self.lines[key] = line
+        if len(self.lines) > MAX_ASSIGNMENTS:
+            del self.lines[next(iter(self.lines))]
+
+
 def findings_in(
     found: Found, packs: Sequence[str], cwd: str | None, context: Sequence[str] = ()
 ) -> list[Finding]:
-    """The findings for one command; ``context`` are assignments made before it in a script."""
+    """The findings for one command; ``context``: what earlier script lines set (ScriptState)."""
     out: list[Finding] = []
     text = "; ".join([*context, found.text]) if context else found.text
     for match in judge(text, packs, cwd, found.shell):
@@ -195,18 +234,12 @@ def scan(
         if text is None:
             continue
         n_files += 1
-        # A script runs top to bottom in one shell: the plain assignments made before a
-        # command are judged with it (`DIR="$HOME"` then `rm -rf "$DIR"`).
-        assignments: dict[str, str] = {}
+        state = ScriptState()
         for found in extract(source.rel, text, include_docs=include_docs):
             n_commands += 1
-            if found.source == "shell" and is_assignment(found.text):
-                name = found.text.strip().split("=", 1)[0].split()[-1]
-                assignments.pop(name, None)
-                assignments[name] = found.text.strip()
-                if len(assignments) > MAX_ASSIGNMENTS:
-                    assignments.pop(next(iter(assignments)))
-            context = list(assignments.values()) if found.source == "shell" else []
+            context = state.context() if found.source == "shell" else []
+            if found.source == "shell":
+                state.note(found.text)
             for finding in findings_in(found, cfg.packs, cwd, context):
                 lines = set(range(found.line, found.line + found.text.count("\n") + 1))
                 if added is None or lines & added.get(source.rel, set()):
