@@ -3,14 +3,26 @@
 from __future__ import annotations
 
 from collections import Counter
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:
     from dcg.commands._transcripts import Command, Counts
-    from dcg.commands.replay import Finding
 
 LEVELS = ("warning", "soft_block", "hard_block")
 BAR_WIDTH = 40
+
+
+class Finding(NamedTuple):
+    """A past command that would have been warned about or stopped, and where it was."""
+
+    command: str
+    rule_id: str
+    severity: str
+    level: str
+    session_id: str
+    timestamp: str
+    cwd: str
+    source: str
 
 
 class Summary:

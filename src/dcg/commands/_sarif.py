@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING
 from dcg import __version__
 
 if TYPE_CHECKING:
-    from dcg.commands.scan import Finding
+    from dcg.commands._scan_finding import Finding
 
 SCHEMA = "https://json.schemastore.org/sarif-2.1.0.json"
 LEVEL = {"critical": "error", "high": "error", "medium": "warning", "low": "note"}

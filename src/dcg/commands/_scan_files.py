@@ -21,15 +21,24 @@ MAX_BYTES = 2 * 1024 * 1024
 class Source:
     """One file to scan: its path on disk, its repository-relative name, how to read it."""
 
-    __slots__ = ("path", "rel", "staged")
+    __slots__ = ("_text", "path", "rel", "staged")
 
     def __init__(self, path: str, rel: str, staged: bool = False) -> None:
         self.path = path
         self.rel = rel
         self.staged = staged
+        self._text: str | None = None
 
     def read(self, root: str | None) -> str | None:
         """The text, or None for a binary, unreadable or oversized file."""
+        if not self.staged:
+            return self._read(root)
+        # The index's copy comes from git: kept after the first read (head, then read).
+        if self._text is None:
+            self._text = self._read(root)
+        return self._text
+
+    def _read(self, root: str | None) -> str | None:
         try:
             if self.staged and root is not None:
                 data = _git(root, "show", f":{self.rel}", binary=True)

@@ -6,7 +6,7 @@ import json
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from dcg.commands.scan import Finding
+    from dcg.commands._scan_finding import Finding
 
 FORMATS = ("pretty", "json", "sarif", "markdown")
 

@@ -14,8 +14,9 @@ import os
 import sys
 from collections import Counter, defaultdict, deque
 from datetime import UTC, datetime
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
+from dcg.commands._replay_report import Finding
 from dcg.errors import DcgError
 
 if TYPE_CHECKING:
@@ -27,17 +28,6 @@ if TYPE_CHECKING:
 
 LEVELS = ("warning", "soft_block", "hard_block")
 CACHE_SIZE = 50_000
-
-
-class Finding(NamedTuple):
-    command: str
-    rule_id: str
-    severity: str
-    level: str
-    session_id: str
-    timestamp: str
-    cwd: str
-    source: str
 
 
 def _epoch(stamp: str) -> float | None:

@@ -17,8 +17,9 @@ import hashlib
 import os
 import sys
 import time
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
+from dcg.commands._scan_finding import Finding
 from dcg.errors import DcgError
 
 if TYPE_CHECKING:
@@ -35,24 +36,6 @@ RANK = {name: i for i, name in enumerate(SEVERITIES, start=1)}
 IMAGE_LOCAL_PACKS = ("core.filesystem",)
 PROGRESS_MIN_FILES = 200
 MAX_ASSIGNMENTS = 32
-
-
-class Finding(NamedTuple):
-    """One destructive command written in a file."""
-
-    path: str
-    line: int
-    column: int
-    rule_id: str
-    severity: str
-    command: str
-    segment: str
-    reason: str
-    explanation: str
-    alternative: str
-    source: str
-    label: str
-    fingerprint: str
 
 
 def judge(text: str, packs: Sequence[str], cwd: str | None, shell: str = "bash") -> list[Match]:
