@@ -26,7 +26,11 @@ class Finding(NamedTuple):
 
 
 class Summary:
-    """Totals gathered while replaying (bounded: one counter entry per rule, project, day)."""
+    """Totals gathered while replaying.
+
+    A counter entry per rule, project and day, and the findings themselves (the commands
+    that would have been answered, not every command).
+    """
 
     def __init__(self) -> None:
         self.scanned = 0
