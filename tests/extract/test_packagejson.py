@@ -54,3 +54,20 @@ def test_resolve() -> None:
     assert resolve(PKG, "missing") is None
     assert [f.label for f in run_order(PKG, "nuke")] == ["prenuke", "nuke"]
     assert run_order(PKG, "missing") == []
+
+
+def test_resolution_stays_light() -> None:
+    """The hook resolves `npm run` and `make` with these modules: no json, re or typing."""
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from dcg.extract import makefile, packagejson\n"
+        "assert packagejson.resolve('{\"scripts\": {\"a\": \"rm -rf ~\"}}', 'a') == 'rm -rf ~'\n"
+        "assert makefile.resolve('a:\\n\\t$(RM) -r x\\n', 'a') == ['rm -f -r x']\n"
+        "heavy = {'json', 're', 'typing', 'dataclasses', 'argparse', 'subprocess', 'rich'}\n"
+        "print(sorted(heavy & {m.split('.')[0] for m in sys.modules}))\n"
+    )
+    out = subprocess.run([sys.executable, "-I", "-c", code], capture_output=True, text=True)
+    assert (out.returncode, out.stdout.strip()) == (0, "[]"), out.stderr
