@@ -141,6 +141,25 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("action", choices=["response", "migrate"])
     p.add_argument("--json", action="store_true")
 
+    p = sub.add_parser("scan", help="find destructive commands in scripts, CI and build files")
+    p.add_argument("paths", nargs="*", metavar="PATH", help="files or directories (default: .)")
+    diff = p.add_mutually_exclusive_group()
+    diff.add_argument("--staged", action="store_true", help="only lines added in the index")
+    diff.add_argument("--git-diff", metavar="REV", help="only lines added since REV")
+    p.add_argument("--format", choices=("pretty", "json", "sarif", "markdown"), default="pretty")
+    p.add_argument(
+        "--fail-on",
+        choices=("low", "medium", "high", "critical", "none"),
+        default="low",
+        help="exit 1 when a finding is at least this severe (default: low, any finding)",
+    )
+    p.add_argument("--include-docs", action="store_true", help="also fenced shell in Markdown")
+    p = sub.add_parser("replay", help="what today's policy would have done with past sessions")
+    p.add_argument("paths", nargs="*", metavar="PATH", help="transcript files or directories")
+    p.add_argument("--agent", choices=("claude", "codex"), help="only this agent's transcripts")
+    p.add_argument("--since", metavar="DATE", help="only commands from DATE (YYYY-MM-DD) on")
+    p.add_argument("--json", action="store_true")
+
     p = sub.add_parser("install", help="register dcg with your coding agents")
     p.add_argument("--agent", action="append", choices=AGENTS, dest="agents", default=[])
     p.add_argument("--all", action="store_true", dest="all_agents", help="every supported agent")
@@ -315,6 +334,8 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "history": _history,
     "stats": _stats,
     "config": _config_cmd,
+    "scan": _module("dcg.commands.scan"),
+    "replay": _module("dcg.commands.replay"),
     "install": _install,
     "uninstall": _uninstall,
     "doctor": _doctor,

@@ -47,6 +47,30 @@ class _Context:
 _scanner: Any = None
 
 
+def raw_decode(text: str, i: int) -> tuple[Any, int]:
+    """The JSON value starting at ``text[i]`` and the offset just after it (JSONError if none)."""
+    global _scanner
+    if _json is None:  # pragma: no cover
+        import json
+
+        try:
+            value, end = json.JSONDecoder().raw_decode(text, i)
+        except ValueError as exc:
+            raise JSONError(str(exc)) from None
+        return value, end
+    if _scanner is None:
+        _scanner = _json.make_scanner(_Context())  # type: ignore[arg-type]
+    try:
+        value, end = _scanner(text, i)
+    except StopIteration as stop:
+        raise JSONError(f"invalid JSON at offset {stop.value}") from None
+    except (ValueError, RecursionError, SystemError) as exc:
+        raise JSONError(str(exc) or "invalid JSON") from None
+    finally:
+        _Context.memo.clear()
+    return value, end
+
+
 def loads(text: str) -> Any:
     """Parse one JSON document; raise JSONError for anything else."""
     global _scanner

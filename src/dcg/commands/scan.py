@@ -1,0 +1,268 @@
+"""``dcg scan``: the destructive commands that scripts, CI and build files will run.
+
+Every command found by :mod:`dcg.extract` is judged by the hook's engine with the
+configured packs, so data stays data and what the hook lets pass makes no finding.
+
+A Dockerfile ``RUN`` is judged for what it is: a build step inside an image, whose file
+system is thrown away and rebuilt; deleting the image's own files (``rm -rf
+/var/lib/apt/lists/*``, even ``rm -rf /usr``) is not the host's loss, so the
+``core.filesystem`` rules are not applied to it. Everything that reaches outside the
+image still is (git, databases, clouds, clusters), and so is a ``RUN`` with a bind mount
+(``--mount=type=bind``), whose deletions reach the build context on the host.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import sys
+import time
+from typing import TYPE_CHECKING
+
+from dcg.commands._scan_finding import Finding
+from dcg.errors import DcgError
+
+if TYPE_CHECKING:
+    import argparse
+    from collections.abc import Iterable, Sequence
+
+    from dcg.commands._scan_files import Source
+    from dcg.extract import Found
+    from dcg.model import Match
+
+SEVERITIES = ("low", "medium", "high", "critical")
+RANK = {name: i for i, name in enumerate(SEVERITIES, start=1)}
+# Rules that judge deletions on the local file system: not applied inside an image build.
+IMAGE_LOCAL_PACKS = ("core.filesystem",)
+PROGRESS_MIN_FILES = 200
+MAX_ASSIGNMENTS = 32
+
+
+def judge(text: str, packs: Sequence[str], cwd: str | None, shell: str = "bash") -> list[Match]:
+    """The hook's matches for one command line (a line too complex to parse is too-complex)."""
+    from dcg.engine import evaluate
+    from dcg.hook import too_complex
+    from dcg.shell import TooComplex
+
+    try:
+        evaluation = evaluate(
+            text, list(packs), cwd=cwd, shell=shell, deadline=time.monotonic() + 2.0
+        )
+    except TooComplex as exc:
+        found = too_complex(text, packs, str(exc))
+        return list(found.matches) if found is not None else []
+    return list(evaluation.matches)
+
+
+def _locate(found: Found, match: Match) -> tuple[int, int]:
+    """The file line and column of ``match`` within a (possibly multi-line) command."""
+    lines = found.text.split("\n")
+    if len(lines) == 1:
+        return found.line, found.column
+    words = [w for w in match.command.argv if w]
+    best, best_score = 0, -1
+    for i, line in enumerate(lines):
+        score = sum(1 for w in words if w in line)
+        if score > best_score:
+            best, best_score = i, score
+    if best == 0:
+        return found.line, found.column
+    line = lines[best]
+    return found.line + best, len(line) - len(line.lstrip()) + 1
+
+
+def _excused(found: Found, match: Match) -> bool:
+    return (
+        found.source == "dockerfile" and found.label == "RUN" and match.pack.id in IMAGE_LOCAL_PACKS
+    )
+
+
+def _one_word(value: str) -> bool:
+    """``value`` is one shell word with no command substitution in it."""
+    if not value or "$(" in value or "`" in value or "\n" in value:
+        return False
+    quote = ""
+    for c in value:
+        if quote:
+            quote = "" if c == quote else quote
+        elif c in "'\"":
+            quote = c
+        elif c in " \t;|&<>()":
+            return False
+    return not quote
+
+
+def is_assignment(text: str) -> bool:
+    """``NAME=word`` (or ``export NAME=word``) with no command substitution in it."""
+    line = text.strip()
+    for keyword in ("export ", "readonly ", "declare ", "local "):
+        if line.startswith(keyword):
+            line = line[len(keyword) :].lstrip()
+    name, eq, value = line.partition("=")
+    if not eq or not name.replace("_", "a").isalnum() or name[0].isdigit():
+        return False
+    return value == "" or _one_word(value)
+
+
+class ScriptState:
+    """What earlier lines of a script set for the later ones: plain assignments and ``cd``.
+
+    A script runs top to bottom in one shell, so ``DIR=~`` then ``rm -rf "$DIR"``, or
+    ``cd /`` then ``rm -rf *``, are judged together, as the hook judges ``cd / && rm -rf *``.
+    Lines that run commands are never replayed (only assignments of plain words and ``cd``).
+    """
+
+    def __init__(self) -> None:
+        self.lines: dict[str, str] = {}
+        self.cds = 0
+
+    def context(self) -> list[str]:
+        return list(self.lines.values())
+
+    def note(self, text: str) -> None:
+        line = text.strip()
+        if is_assignment(line):
+            key = line.split("=", 1)[0].split()[-1]
+        elif line.startswith("cd ") and _one_word(line[3:].strip()):
+            target = line[3:].strip().strip("'\"")
+            if target.startswith(("/", "~", "$HOME", "${HOME}")):
+                for old in [k for k in self.lines if k.startswith("cd:")]:
+                    del self.lines[old]
+            self.cds += 1
+            key = f"cd:{self.cds}"
+        else:
+            return
+        self.lines.pop(key, None)
+        self.lines[key] = line
+        if len(self.lines) > MAX_ASSIGNMENTS:
+            del self.lines[next(iter(self.lines))]
+
+
+def findings_in(
+    found: Found, packs: Sequence[str], cwd: str | None, context: Sequence[str] = ()
+) -> list[Finding]:
+    """The findings for one command; ``context``: what earlier script lines set (ScriptState)."""
+    out: list[Finding] = []
+    text = "; ".join([*context, found.text]) if context else found.text
+    for match in judge(text, packs, cwd, found.shell):
+        if _excused(found, match):
+            continue
+        line, column = _locate(found, match)
+        rule = match.rule
+        out.append(
+            Finding(
+                found.path,
+                line,
+                column,
+                match.rule_id,
+                match.severity,
+                found.text,
+                match.command.text,
+                rule.reason,
+                rule.explanation,
+                rule.alternative,
+                found.source,
+                found.label,
+                "",
+            )
+        )
+    return out
+
+
+def fingerprinted(findings: Iterable[Finding]) -> list[Finding]:
+    """Give each finding a fingerprint that survives lines moving: rule, file, command, nth."""
+    seen: dict[tuple[str, str, str], int] = {}
+    out: list[Finding] = []
+    for f in findings:
+        key = (f.rule_id, f.path, " ".join(f.command.split()))
+        n = seen.get(key, 0)
+        seen[key] = n + 1
+        digest = hashlib.sha256("\0".join([*key, str(n)]).encode()).hexdigest()[:32]
+        out.append(f._replace(fingerprint=digest))
+    return out
+
+
+def scan(
+    paths: list[str],
+    *,
+    staged: bool = False,
+    git_diff: str | None = None,
+    include_docs: bool = False,
+    progress: bool = False,
+) -> tuple[list[Finding], int, int, str | None]:
+    """``(findings, files scanned, commands judged, repository root)``."""
+    from dcg import config
+    from dcg.commands import _scan_files as files
+    from dcg.extract import extract, format_of
+
+    start = os.path.abspath(paths[0]) if paths else os.getcwd()
+    root = files.git_root(start)
+    added: dict[str, set[int]] | None = None
+    if staged or git_diff is not None:
+        if root is None:
+            raise DcgError("--staged and --git-diff need a git repository")
+        sources, added = files.changed(root, None if staged else git_diff, paths)
+    else:
+        sources = list(files.listed(paths, root))
+    cfg = config.load(root or os.getcwd())
+    for problem in cfg.problems:
+        print(f"dcg: warning: {problem}", file=sys.stderr)
+    cwd = root or os.getcwd()
+    findings: list[Finding] = []
+    n_files = n_commands = 0
+    for source in _progress(sources, progress and len(sources) >= PROGRESS_MIN_FILES):
+        if format_of(source.rel, source.head(root), include_docs=include_docs) is None:
+            continue
+        text = source.read(root)
+        if text is None:
+            continue
+        n_files += 1
+        state = ScriptState()
+        for found in extract(source.rel, text, include_docs=include_docs):
+            n_commands += 1
+            context = state.context() if found.source == "shell" else []
+            if found.source == "shell":
+                state.note(found.text)
+            for finding in findings_in(found, cfg.packs, cwd, context):
+                lines = set(range(found.line, found.line + found.text.count("\n") + 1))
+                if added is None or lines & added.get(source.rel, set()):
+                    findings.append(finding)
+    findings.sort(key=lambda f: (f.path, f.line, f.column, -RANK[f.severity]))
+    return fingerprinted(findings), n_files, n_commands, root
+
+
+def _progress(items: list[Source], show: bool) -> Iterable[Source]:
+    if not show:
+        yield from items
+        return
+    from rich.console import Console
+    from rich.progress import Progress
+
+    with Progress(console=Console(stderr=True), transient=True) as bar:
+        task = bar.add_task("scanning", total=len(items))
+        for item in items:
+            yield item
+            bar.advance(task)
+
+
+def failing(findings: Iterable[Finding], fail_on: str) -> bool:
+    if fail_on == "none":
+        return False
+    return any(RANK[f.severity] >= RANK[fail_on] for f in findings)
+
+
+def main(args: argparse.Namespace) -> int:
+    from dcg.commands import _scan_report as report
+
+    if args.staged and args.git_diff:
+        raise DcgError("--staged and --git-diff cannot be combined")
+    findings, n_files, n_commands, root = scan(
+        list(args.paths),
+        staged=args.staged,
+        git_diff=args.git_diff,
+        include_docs=args.include_docs,
+        progress=sys.stderr.isatty(),
+    )
+    text = report.render(args.format, findings, n_files, n_commands, root)
+    sys.stdout.write(text if text.endswith("\n") else text + "\n")
+    return 1 if failing(findings, args.fail_on) else 0

@@ -1,0 +1,176 @@
+"""Makefile recipes: target -> recipe lines, with ``@``/``-``/``+`` stripped and line numbers.
+
+Variables assigned anywhere in the file with ``=``, ``:=``, ``::=``, ``?=`` or ``+=`` are
+expanded in recipe lines (``$(VAR)``, ``${VAR}``; make expands recipes after reading the
+whole file), as are make's built-ins (``$(RM)`` is ``rm -f``); a variable the file does not
+set comes from the environment, so it becomes the shell's ``${VAR}``; ``$$`` becomes ``$``;
+functions and automatic variables are left as written.
+"""
+
+from __future__ import annotations
+
+from dcg.extract.found import Found
+
+_ASSIGN_OPS = ("::=", ":=", "?=", "+=", "!=", "=")
+_DIRECTIVES: tuple[str, ...] = (" ", "define", "endef", "ifeq", "ifneq", "ifdef", "ifndef")
+_DIRECTIVES += ("else", "endif", "include", "-include", "export", "unexport", "override", "vpath")
+# GNU make's built-in values that recipes use as commands.
+_DEFAULTS = {
+    "RM": "rm -f",
+    "MAKE": "make",
+    "CC": "cc",
+    "CXX": "g++",
+    "AR": "ar",
+    "SHELL": "/bin/sh",
+}
+
+
+def _logical(text: str) -> list[tuple[int, str]]:
+    """``(1-based line, text)`` with backslash-newline continuations joined."""
+    out: list[tuple[int, str]] = []
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines):
+        start, line = i, lines[i]
+        while line.endswith("\\") and i + 1 < len(lines):
+            i += 1
+            nxt = lines[i]
+            if line.startswith("\t"):
+                # A recipe passes backslash-newline to the shell; make drops one leading tab.
+                line += "\n" + (nxt[1:] if nxt.startswith("\t") else nxt)
+            else:
+                line = line[:-1] + " " + nxt.lstrip()
+        out.append((start + 1, line))
+        i += 1
+    return out
+
+
+def _assignment(line: str) -> tuple[str, str, str] | None:
+    for op in _ASSIGN_OPS:
+        at = line.find(op)
+        if at > 0:
+            name = line[:at].strip()
+            if name.startswith(("export ", "override ")):
+                name = name.split(None, 1)[1].strip()
+            colon = line.find(":")
+            # `target: a=b` is a target-specific variable, `a := b` an assignment.
+            if colon != -1 and colon < at and not op.startswith(":") and line[colon:at].strip(":"):
+                return None
+            if name and all(c.isalnum() or c in "_.-" for c in name):
+                return name, op, line[at + len(op) :].strip()
+    return None
+
+
+def _expand(text: str, variables: dict[str, str], depth: int = 0) -> str:
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        c = text[i]
+        if c == "$" and i + 1 < len(text):
+            nxt = text[i + 1]
+            if nxt == "$":
+                out.append("$")
+                i += 2
+                continue
+            if nxt in "({":
+                close = ")" if nxt == "(" else "}"
+                end = text.find(close, i + 2)
+                name = text[i + 2 : end] if end != -1 else ""
+                if name in variables and depth < 8:
+                    out.append(_expand(variables[name], variables, depth + 1))
+                    i = end + 1
+                    continue
+                if name in _DEFAULTS:
+                    out.append(_DEFAULTS[name])
+                    i = end + 1
+                    continue
+                if (
+                    name
+                    and (name[0].isalpha() or name[0] == "_")
+                    and name.replace("_", "").isalnum()
+                ):
+                    # Not set in the file: make takes it from the environment, as the
+                    # shell would; `$(HOME)` is `${HOME}`, never a command substitution.
+                    out.append("${" + name + "}")
+                    i = end + 1
+                    continue
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def recipes(text: str, path: str = "Makefile") -> dict[str, list[Found]]:
+    """Every rule's recipe lines, by target (a rule with several targets is listed under each)."""
+    variables: dict[str, str] = {}
+    rules: dict[str, list[Found]] = {}
+    current: list[str] = []
+    for number, line in _logical(text):
+        if line.startswith("\t"):
+            stripped = line[1:].lstrip(" \t")
+            while stripped[:1] in ("@", "-", "+") and stripped:
+                stripped = stripped[1:].lstrip(" \t")
+            column = len(line.split("\n", 1)[0]) - len(stripped.split("\n", 1)[0]) + 1
+            if current and stripped and not stripped.startswith("#"):
+                for target in current:
+                    rules[target].append(Found(path, number, column, stripped, "makefile", target))
+            continue
+        code = line.split("#", 1)[0]
+        if not code.strip():
+            continue
+        assigned = _assignment(code)
+        if assigned is not None:
+            name, op, value = assigned
+            if op == "+=" and name in variables:
+                variables[name] += " " + value
+            elif op != "?=" or name not in variables:
+                variables[name] = value
+            current = []
+            continue
+        colon = code.find(":")
+        if colon <= 0 or code.startswith(_DIRECTIVES):
+            current = []
+            continue
+        targets = code[:colon].split()
+        rest = code[colon:].lstrip(":")
+        current = [t for t in targets if not t.startswith(".") or "/" in t]
+        for target in current:
+            rules.setdefault(target, [])
+        if ";" in rest:
+            after = rest.split(";", 1)[1]
+            inline = after.strip()
+            if inline:
+                column = line.index(";") + 2 + len(after) - len(after.lstrip())
+                for target in current:
+                    rules[target].append(Found(path, number, column, inline, "makefile", target))
+    # Make expands a recipe when it runs it, with every variable of the file known.
+    return {
+        target: [
+            Found(f.path, f.line, f.column, _expand(f.text, variables), f.source, f.label)
+            for f in found
+        ]
+        for target, found in rules.items()
+    }
+
+
+def resolve(text: str, target: str) -> list[str] | None:
+    """The recipe lines ``make TARGET`` runs (``None`` when there is no such target).
+
+    With no target, make runs the first one in the file.
+    """
+    rules = recipes(text)
+    if not target:
+        target = next(iter(rules), "")
+    found = rules.get(target)
+    return None if found is None else [f.text for f in found]
+
+
+def commands(path: str, text: str) -> list[Found]:
+    seen: set[tuple[int, int]] = set()
+    out: list[Found] = []
+    for found in recipes(text, path).values():
+        for f in found:
+            if (f.line, f.column) not in seen:
+                seen.add((f.line, f.column))
+                out.append(f)
+    out.sort(key=lambda f: (f.line, f.column))
+    return out
