@@ -40,8 +40,8 @@ MAX_ASSIGNMENTS = 32
 
 def judge(text: str, packs: Sequence[str], cwd: str | None, shell: str = "bash") -> list[Match]:
     """The hook's matches for one command line (a line too complex to parse is too-complex)."""
-    from dcg.engine import evaluate
-    from dcg.hook import too_complex
+    from dcg.engine import candidate_packs, evaluate, scan_text
+    from dcg.hook import synthetic
     from dcg.shell import TooComplex
 
     try:
@@ -49,8 +49,9 @@ def judge(text: str, packs: Sequence[str], cwd: str | None, shell: str = "bash")
             text, list(packs), cwd=cwd, shell=shell, deadline=time.monotonic() + 2.0
         )
     except TooComplex as exc:
-        found = too_complex(text, packs, str(exc))
-        return list(found.matches) if found is not None else []
+        if not candidate_packs(scan_text(text), packs):
+            return []
+        return [synthetic("too-complex", text, str(exc))]
     return list(evaluation.matches)
 
 
