@@ -259,7 +259,7 @@ def _facts(
         pack_id=match.pack.id,
         severity=match.severity,
         command=request.command,
-        reason=rule.reason,
+        reason=match.reason,
         explanation=rule.explanation,
         alternative=rule.alternative,
         session_count=counts.session,

@@ -52,7 +52,7 @@ def explain_data(cfg: Config, evaluation: Evaluation, outcome: Outcome | None) -
             "severity": m.severity,
             "segment": m.command.text,
             "pattern": m.rule.pattern,
-            "reason": m.rule.reason,
+            "reason": m.reason,
             "explanation": m.rule.explanation,
             "safeAlternative": m.rule.alternative,
         }

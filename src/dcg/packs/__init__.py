@@ -40,8 +40,15 @@ REGISTRY: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     # Not ".claude"/".codex": every Claude and Codex payload's transcript_path has them.
     ("core.dcg", ("dcg", "hooks", "settings", "config.toml")),
-    # Unresolvable expansions in a command word ("$CMD -rf", "`…` --hard").
-    ("core.shell", ("$", "`")),
+    # Unresolvable expansions in a command word ("$CMD -rf", "`…` --hard"), and what can
+    # run code dcg has to look into: pipes and redirections into a shell, process
+    # substitution, scripts (sh FILE, ./FILE, source), globs and brace alternatives in a
+    # command word, package scripts and make recipes. Not "bash": every payload names it.
+    (
+        "core.shell",
+        ("$", "`", "<opaque>", "|", "<", "sh", "bash ", "bash\t", "zsh", "ksh", "dash ",
+         "source", "./", "?", "*", "[", "{,", ",}", "npm", "pnpm", "yarn", "make"),
+    ),  # fmt: skip
     # --- optional packs ---
     ("secrets.vault", ("vault",)),
     ("secrets.aws_secrets", ("secretsmanager",)),

@@ -52,6 +52,13 @@ class Word:
         return f"Word({self.source()!r})"
 
 
+# Positional parameters the walker may know, and their key in the variable table.
+_POSITIONAL = {"$@": "\x00@", "${@}": "\x00@", "$*": "\x00@", "${*}": "\x00@"}
+_POSITIONAL.update({f"${k}": f"\x00@{k}" for k in range(1, 10)})
+_POSITIONAL.update({f"${{{k}}}": f"\x00@{k}" for k in range(1, 10)})
+_ALL_POSITIONAL = frozenset(("$@", "${@}"))
+
+
 def expand(
     word: Word,
     env: dict[str, str | None],
@@ -72,7 +79,11 @@ def expand(
         if kind == "s":
             text = value
         elif kind == "x":
-            text, dynamic = raw, True
+            got = env.get(_POSITIONAL.get(raw, ""))
+            if got is None:
+                text, dynamic = raw, True
+            else:  # "$@" / "$1" after `set --` or in `sh -c SCRIPT NAME ARGS`
+                text, splittable = got, split and (not quoted or raw in _ALL_POSITIONAL)
         else:
             got = env.get(value) if kind == "v" else sub_text(word, int(value))
             if got is None:
