@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dcg.model import SEVERITY_RANK, Frozen, Match
+from dcg.frozen import Frozen
+from dcg.model import SEVERITY_RANK, Match
 from dcg.packs import KEYWORDS, load
 
 # typing is not imported at run time: it costs more than the hook's whole budget.
@@ -109,7 +110,7 @@ class Evaluation(Frozen):
 
 def parse_line(line: str, shell: str, deadline: float | None) -> list[Command]:
     if shell == "powershell":
-        from dcg.powershell import parse_powershell
+        from dcg.shell import parse_powershell
 
         return parse_powershell(line, deadline=deadline)
     from dcg.shell import parse

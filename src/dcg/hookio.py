@@ -7,7 +7,7 @@ graduated response in between never see agent-specific shapes.
 
 from __future__ import annotations
 
-from dcg.model import Frozen
+from dcg.frozen import Frozen
 
 # typing is not imported at run time: it costs more than the hook's whole budget.
 TYPE_CHECKING = False

@@ -7,6 +7,8 @@ module is imported by the hook for every command that mentions a pack keyword, a
 
 from __future__ import annotations
 
+from dcg.frozen import Frozen
+
 # typing is not imported at run time: it costs more than the hook's whole budget.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -20,18 +22,6 @@ if TYPE_CHECKING:
 
 # Higher is worse; used to pick the most severe match of a command line.
 SEVERITY_RANK = {"low": 1, "medium": 2, "high": 3, "critical": 4}
-
-
-class Frozen:
-    """Base for immutable value objects: attributes are set once in __init__."""
-
-    __slots__ = ()
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise AttributeError(f"{type(self).__name__} is immutable")
-
-    def _set(self, name: str, value: object) -> None:
-        object.__setattr__(self, name, value)
 
 
 class Rule(Frozen):

@@ -12,7 +12,7 @@ only for interpreter commands.
 
 from __future__ import annotations
 
-from dcg.model import Frozen
+from dcg.frozen import Frozen
 
 TYPE_CHECKING = False  # typing is not imported at run time: it costs start-up time
 if TYPE_CHECKING:

@@ -12,7 +12,7 @@ import time
 
 from dcg.embedded.render import command_line, rm_line, word
 from dcg.embedded.values import DYN, flatten, join, text
-from dcg.model import Frozen
+from dcg.frozen import Frozen
 
 MAX_FINDINGS = 256
 MAX_WORK = 400_000  # tokens lexed plus scanner steps, across nested evaluations

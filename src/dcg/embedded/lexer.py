@@ -15,7 +15,7 @@ and operators. Tokens are ``(kind, text, parts)`` tuples:
 
 from __future__ import annotations
 
-from dcg.model import Frozen
+from dcg.frozen import Frozen
 
 TYPE_CHECKING = False  # typing is not imported at run time: it costs start-up time
 if TYPE_CHECKING:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dcg.embedded import actions
 from dcg.embedded.actions import MAX_DEPTH, Action, Sink
+from dcg.embedded.helpers import helper
 from dcg.embedded.lexer import LexSpec
 from dcg.embedded.render import rm_line
 from dcg.embedded.scanner import Lang
@@ -23,7 +24,6 @@ from dcg.embedded.values import (
     dirname,
     env,
     expanduser,
-    helper,
     join,
     text,
 )

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from dcg.embedded import actions
 from dcg.embedded.actions import MAX_DEPTH, MAX_NEST, Limit, Sink
+from dcg.embedded.helpers import helper
 from dcg.embedded.lexer import tokenize
 from dcg.embedded.render import command_line, rm_line
-from dcg.embedded.values import DYN, PathValue, Ref, as_str, concat, env, helper, join, text
-from dcg.model import Frozen
+from dcg.embedded.values import DYN, PathValue, Ref, as_str, concat, env, join, text
+from dcg.frozen import Frozen
 
 TYPE_CHECKING = False  # typing is not imported at run time: it costs start-up time
 if TYPE_CHECKING:
@@ -43,7 +44,7 @@ class Lang(Frozen):
     ``calls`` maps a qualified name (members joined with ``.``) to an action or to the
     kinds ``eval`` (analyse the string argument as code of this language) and
     ``walker`` (a recursive directory walk whose root stands for the dynamic targets of
-    later deletions); ``helpers`` maps names to a :func:`dcg.embedded.values.helper`
+    later deletions); ``helpers`` maps names to a :func:`dcg.embedded.helpers.helper`
     kind; ``methods`` maps a method name called on a path value (an
     instance of ``path_class``) to a deletion and whether an unknown receiver counts;
     ``envs`` are the names that index environment variables (``ENV``, ``$ENV``);

@@ -2,26 +2,27 @@
 
 ``parse`` returns one :class:`Command` per simple command, in source order, including
 those nested in substitutions, subshells, ``bash -c``/``eval`` strings, payloads run by
-ssh/docker/find -exec/xargs and code run by interpreters. It raises only
+ssh/docker/find -exec/xargs and code run by interpreters. ``parse_powershell`` does the
+same for a PowerShell line (:mod:`dcg.shell.powershell`). Both raise only
 :class:`TooComplex`, when a bound of :mod:`dcg.shell.limits` is exceeded.
 """
 
 from __future__ import annotations
 
 from dcg.shell.command import Command
-from dcg.shell.limits import MAX_SIZE, Budget, TooComplex
+from dcg.shell.limits import TooComplex
 
-__all__ = ["Command", "TooComplex", "parse"]
+__all__ = ["Command", "TooComplex", "parse", "parse_powershell"]
 
 
 def parse(line: str, *, deadline: float | None = None) -> list[Command]:
-    if len(line) > MAX_SIZE:
-        raise TooComplex(f"command line longer than {MAX_SIZE} characters")
-    from dcg.shell.walk import Ctx, run_text
+    from dcg.shell.walk import parse as posix
 
-    out: list[Command] = []
-    try:
-        run_text(line, Ctx((), 0, {}, Budget(deadline)), out)
-    except RecursionError:
-        raise TooComplex("nesting too deep") from None
-    return out
+    return posix(line, deadline)
+
+
+def parse_powershell(line: str, *, deadline: float | None = None) -> list[Command]:
+    from dcg.shell.powershell import parse as powershell
+    from dcg.shell.walk import parse as posix
+
+    return powershell(line, posix=posix, deadline=deadline)

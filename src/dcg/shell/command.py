@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dcg.model import Frozen
+from dcg.frozen import Frozen
 
 # How much of a heredoc or here-string joins the match text.
 STDIN_TEXT_LIMIT = 64 * 1024

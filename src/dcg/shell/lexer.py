@@ -3,17 +3,13 @@
 from __future__ import annotations
 
 from dcg.shell.limits import MAX_DEPTH, TooComplex
-from dcg.shell.words import Word
+from dcg.shell.words import Heredoc, Word
 
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
 
 if TYPE_CHECKING:
     from dcg.shell.limits import Budget
-
-    # (kind, operator, word, heredoc). Kinds: "w" word, "o" control operator or newline,
-    # "r" redirection operator (its target is the next token), "h" heredoc operator,
-    # "a" arithmetic command (( … )) kept as a word so its substitutions are seen.
-    Token = tuple[str, str, Word | None, "Heredoc | None"]
+    from dcg.shell.words import Token
 
 _BREAK = frozenset(" \t\r\n;&|()<>")
 _STOP = _BREAK | frozenset("\\'\"$`")
@@ -27,20 +23,6 @@ _REOPEN = frozenset(("if", "then", "else", "elif", "do", "while", "until", "{", 
 _ESC = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v",
         "e": "\x1b", "E": "\x1b", "\\": "\\", "'": "'", '"': '"', "?": "?"}  # fmt: skip
 NEWLINE: Token = ("o", "\n", None, None)
-
-
-class Heredoc:
-    """A here-document: its delimiter, and its body once the lexer has read it."""
-
-    __slots__ = ("body", "delim", "quoted", "strip", "word")
-
-    def __init__(self, delim: str, quoted: bool, strip: bool) -> None:
-        self.delim = delim
-        self.quoted = quoted
-        self.strip = strip
-        self.body: str | None = None
-        # For an unquoted delimiter the body is expanded: its substitutions run.
-        self.word: Word | None = None
 
 
 def lex(text: str, budget: Budget, depth: int) -> list[Token]:

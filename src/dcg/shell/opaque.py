@@ -19,7 +19,7 @@ from dcg.shell.command import Command
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
 
 if TYPE_CHECKING:
-    from dcg.shell.lexer import Token
+    from dcg.shell.words import Token
     from dcg.shell.parser import Simple
 
 WORD = "<opaque>"

@@ -11,8 +11,7 @@ from dcg.shell.limits import MAX_DEPTH, TooComplex
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
 
 if TYPE_CHECKING:
-    from dcg.shell.lexer import Heredoc, Token
-    from dcg.shell.words import Word
+    from dcg.shell.words import Heredoc, Token, Word
 
 _SEPARATING = frozenset(
     ("if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!", "{", "}", "coproc")

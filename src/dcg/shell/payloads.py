@@ -30,9 +30,12 @@ def _fed(w: Work, kind: str, name: str) -> None:
         if w.feeder not in FETCHERS:  # `curl … | sh` is the documented installer limit
             source = f"the output of {w.feeder}" if w.feeder else "the output of a compound command"
             w.opaque = f"{source} is piped into {name} as code"
-    elif w.infile is not None and w.infile.startswith(("<(", "/dev/fd/", "/proc/self/fd/")):
-        if not w.installer:
-            w.opaque = f"{name} reads code from a process substitution"
+    elif (
+        w.infile is not None
+        and w.infile.startswith(("<(", "/dev/fd/", "/proc/self/fd/"))
+        and not w.installer
+    ):
+        w.opaque = f"{name} reads code from a process substitution"
 
 
 def _shell(w: Work) -> None:

@@ -368,16 +368,25 @@ TABLE: dict[str, Callable[[Work], int]] = {
     "caffeinate": _simple("tw"),
     # Scheduling, namespaces, sandboxes.
     "taskset": Wrapper(operands=1, queries=("-p", "--pid")),
-    "chrt": Wrapper(operands=1, arity=_values("TPD", "sched-runtime sched-period sched-deadline"),
-                    queries=("-p", "--pid", "-m", "--max")),  # fmt: skip
-    "numactl": Wrapper(arity=_values("NmCpiP", "cpunodebind membind physcpubind preferred "
-                                     "interleave cpubind"),
-                       queries=("-s", "--show", "-H", "--hardware")),  # fmt: skip
+    "chrt": Wrapper(
+        operands=1,
+        arity=_values("TPD", "sched-runtime sched-period sched-deadline"),
+        queries=("-p", "--pid", "-m", "--max"),
+    ),
+    "numactl": Wrapper(
+        arity=_values("NmCpiP", "cpunodebind membind physcpubind preferred interleave cpubind"),
+        queries=("-s", "--show", "-H", "--hardware"),
+    ),
     "unshare": Wrapper(arity=_values("SGRw", "setuid setgid root wd map-user map-group")),
     "nsenter": Wrapper(arity=_values("tSG", "target setuid setgid")),
-    "setpriv": Wrapper(arity=_values("", "reuid regid ruid rgid euid egid groups inh-caps "
-                                     "ambient-caps bounding-set securebits selinux-label "
-                                     "apparmor-profile pdeathsig")),  # fmt: skip
+    "setpriv": Wrapper(
+        arity=_values(
+            "",
+            "reuid regid ruid rgid euid egid groups inh-caps "
+            "ambient-caps bounding-set securebits selinux-label "
+            "apparmor-profile pdeathsig",
+        )
+    ),
     "prlimit": Wrapper(queries=("-p", "--pid")),
     "cgexec": Wrapper(arity=_values("g")),
     "cpulimit": Wrapper(arity=_values("le", "limit exe"), queries=("-p", "--pid")),
@@ -410,8 +419,12 @@ TABLE: dict[str, Callable[[Work], int]] = {
     "strace": Wrapper(arity=_STRACE, queries=("-p", "--attach")),
     "ltrace": Wrapper(arity=_values("eopsunaADFlL", "output"), queries=("-p",)),
     "valgrind": Wrapper(),
-    "gdb": Wrapper("none", flags=("-ex", "--ex", "-eval-command", "--eval-command"),
-                   prefixes=("shell ", "!"), argv_flags=("--args", "-args")),
+    "gdb": Wrapper(
+        "none",
+        flags=("-ex", "--ex", "-eval-command", "--eval-command"),
+        prefixes=("shell ", "!"),
+        argv_flags=("--args", "-args"),
+    ),
     "lldb": Wrapper("dashdash"),
     "rr record": Wrapper(sub=1),
     "heaptrack": Wrapper(),
@@ -419,10 +432,16 @@ TABLE: dict[str, Callable[[Work], int]] = {
     "perf record": Wrapper(arity=_values("eCcpFoguj"), sub=1),
     "perf trace": Wrapper(arity=_values("eopC"), sub=1),
     "catchsegv": Wrapper(),
-    "hyperfine": Wrapper("strings", arity=_values("wmMrpcnsSLu", "warmup min-runs max-runs runs "
-                                                 "prepare cleanup command-name shell export-json "
-                                                 "export-markdown export-csv parameter-scan "
-                                                 "parameter-list")),  # fmt: skip
+    "hyperfine": Wrapper(
+        "strings",
+        arity=_values(
+            "wmMrpcnsSLu",
+            "warmup min-runs max-runs runs "
+            "prepare cleanup command-name shell export-json "
+            "export-markdown export-csv parameter-scan "
+            "parameter-list",
+        ),
+    ),
     # Proxies and environment loaders.
     "proxychains": Wrapper(arity=_values("f")),
     "proxychains4": Wrapper(arity=_values("f")),
@@ -434,8 +453,9 @@ TABLE: dict[str, Callable[[Work], int]] = {
     "chronic": Wrapper(),
     "ifne": Wrapper(),
     "faketime": Wrapper(operands=1, arity=_values("", "date-prog")),
-    "xvfb-run": Wrapper(arity=_values("nsfepw", "server-num server-args auth-file error-file "
-                                      "xauth-protocol wait")),  # fmt: skip
+    "xvfb-run": Wrapper(
+        arity=_values("nsfepw", "server-num server-args auth-file error-file xauth-protocol wait")
+    ),
     "dbus-run-session": Wrapper(arity=_values("", "config-file dbus-daemon")),
     "ssh-agent": Wrapper(arity=_values("aEPt")),
     "envchain": Wrapper(operands=1),
@@ -481,12 +501,15 @@ TABLE: dict[str, Callable[[Work], int]] = {
     "incus exec": Wrapper("dashdash", sub=1),
     "multipass exec": Wrapper("dashdash", sub=1),
     "vagrant ssh": Wrapper("none", flags=("-c", "--command"), sub=1),
-    "devcontainer exec": Wrapper(arity=_values("", "workspace-folder container-id config"),
-                                 sub=1),
+    "devcontainer exec": Wrapper(arity=_values("", "workspace-folder container-id config"), sub=1),
     "mpirun": Wrapper(arity=_values("nHx", np=1, host=1, hostfile=1, machinefile=1)),
     "mpiexec": Wrapper(arity=_values("nHx", np=1, host=1, hostfile=1, machinefile=1)),
-    "srun": Wrapper(arity=_values("NncptJpAwxo", "nodes ntasks cpus-per-task partition time "
-                                  "job-name account nodelist exclude output")),  # fmt: skip
+    "srun": Wrapper(
+        arity=_values(
+            "NncptJpAwxo",
+            "nodes ntasks cpus-per-task partition time job-name account nodelist exclude output",
+        )
+    ),
     "at": Wrapper("stdin"),
     "batch": Wrapper("stdin"),
 }

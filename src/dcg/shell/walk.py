@@ -4,21 +4,31 @@ from __future__ import annotations
 
 from dcg.shell import context, opaque, payloads, unwrap
 from dcg.shell.command import Command
-from dcg.shell.lexer import Heredoc, lex
-from dcg.shell.limits import MAX_DEPTH, TooComplex
+from dcg.shell.lexer import lex
+from dcg.shell.limits import MAX_DEPTH, MAX_SIZE, Budget, TooComplex
 from dcg.shell.parser import OPAQUE, split
 from dcg.shell.static import echo_text, printf_text
-from dcg.shell.words import expand
+from dcg.shell.words import Heredoc, expand
 
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
 
 if TYPE_CHECKING:
-    from dcg.shell.lexer import Token
-    from dcg.shell.limits import Budget
     from dcg.shell.parser import Simple
-    from dcg.shell.words import Word
+    from dcg.shell.words import Token, Word
 
 _DECLARE = frozenset(("export", "declare", "typeset", "local", "readonly"))
+
+
+def parse(line: str, deadline: float | None) -> list[Command]:
+    """The simple commands of a POSIX shell line (what :func:`dcg.shell.parse` returns)."""
+    if len(line) > MAX_SIZE:
+        raise TooComplex(f"command line longer than {MAX_SIZE} characters")
+    out: list[Command] = []
+    try:
+        run_text(line, Ctx((), 0, {}, Budget(deadline)), out)
+    except RecursionError:
+        raise TooComplex("nesting too deep") from None
+    return out
 
 
 class Ctx:
@@ -128,9 +138,9 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
         work.fed = None if pipe is OPAQUE else _piped_text(pipe)
         work.feeder = unwrap.normalize(pipe.fields[0]) if pipe.fields else ""
     work.installer = opaque.installer_subs(simple)
-    for op, target in redirects:
+    for op, path in redirects:
         if op == "<":
-            work.infile = target
+            work.infile = path
     _command(work, tuple(redirects), ctx, out)
     _run_written(argv, dyns, ctx, out)
 
@@ -256,9 +266,9 @@ def _command(
 
 
 def _powershell(script: str, ctx: Ctx, out: list[Command]) -> None:
-    from dcg.powershell import parse_powershell
+    from dcg.shell.powershell import parse as powershell
 
-    for c in parse_powershell(script):
+    for c in powershell(script, posix=parse):
         ctx.budget.command()
         out.append(
             Command(
@@ -319,8 +329,10 @@ _NOT_WRAPPERS = frozenset((*context.ALL_ARGS, "alias", "unalias", "tldr", "cheat
     "stat", "du", "df", "chmod", "chown", "rm", "rmdir", "find", "xargs", "make", "npm",
     "pnpm", "yarn", "pip", "pip3", "cargo", "go", "docker", "kubectl", "ssh", "scp"))  # fmt: skip
 # Command words whose arguments a wrapper dcg does not know would run destructively.
-_DESTRUCTIVE_HEADS = frozenset(("rm", "shred", "dd", "mkfs", "wipefs", "truncate", "find",
-                                "git", "rimraf", "unlink", "rmdir", "srm", "blkdiscard"))  # fmt: skip
+_DESTRUCTIVE_HEADS = frozenset(
+    ("rm", "shred", "dd", "mkfs", "wipefs", "truncate", "find", "git", "rimraf", "unlink",
+     "rmdir", "srm", "blkdiscard")
+)  # fmt: skip
 UNKNOWN_WRAPPER_REACH = 4  # the destructive command word is at most this many words in
 
 

@@ -1,22 +1,8 @@
-"""Shell words as the lexer sees them, and their expansion into argv fields."""
+"""Shell words, heredocs and tokens as the lexer makes them, and words' expansion into fields."""
 
 from __future__ import annotations
 
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
-
-if TYPE_CHECKING:
-    from collections.abc import Callable
-
-    from dcg.shell.lexer import Token
-
-    # (kind, value, raw source, quoted). Kinds: "s" literal text, "v" a simple variable
-    # ($X, ${X}; value is the name), "x" an expansion that is never resolved ($1,
-    # ${X:-y}, $((…)); value is unused), "c" a command substitution (value is the index
-    # of its entry in Word.subs).
-    Part = tuple[str, str, str, bool]
-    # (via label, payload): tokens already lexed for $( … ) and <( … ), source text for
-    # backticks (their body is unescaped before it can be lexed).
-    Sub = tuple[str, list[Token] | str]
 
 
 class Word:
@@ -50,6 +36,37 @@ class Word:
 
     def __repr__(self) -> str:
         return f"Word({self.source()!r})"
+
+
+class Heredoc:
+    """A here-document: its delimiter, and its body once the lexer has read it."""
+
+    __slots__ = ("body", "delim", "quoted", "strip", "word")
+
+    def __init__(self, delim: str, quoted: bool, strip: bool) -> None:
+        self.delim = delim
+        self.quoted = quoted
+        self.strip = strip
+        self.body: str | None = None
+        # For an unquoted delimiter the body is expanded: its substitutions run.
+        self.word: Word | None = None
+
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    # (kind, operator, word, heredoc). Kinds: "w" word, "o" control operator or newline,
+    # "r" redirection operator (its target is the next token), "h" heredoc operator,
+    # "a" arithmetic command (( … )) kept as a word so its substitutions are seen.
+    Token = tuple[str, str, Word | None, Heredoc | None]
+    # (kind, value, raw source, quoted). Kinds: "s" literal text, "v" a simple variable
+    # ($X, ${X}; value is the name), "x" an expansion that is never resolved ($1,
+    # ${X:-y}, $((…)); value is unused), "c" a command substitution (value is the index
+    # of its entry in Word.subs).
+    Part = tuple[str, str, str, bool]
+    # (via label, payload): tokens already lexed for $( … ) and <( … ), source text for
+    # backticks (their body is unescaped before it can be lexed).
+    Sub = tuple[str, list[Token] | str]
 
 
 # Positional parameters the walker may know, and their key in the variable table.

@@ -23,7 +23,7 @@ PACK = Pack(
                 "around a guard. Installers fetched from a URL (curl … | sh) are a documented "
                 "known limit and are not stopped by this rule."
             ),
-            alternative="run the decoded or generated command itself, written out, so it can be checked",
+            alternative="write out the decoded or generated command itself so it can be checked",
             blocks=(
                 "echo cm0gLXJmIHNyYw== | base64 -d | sh",
                 "xxd -r -p payload.hex | bash",
@@ -31,7 +31,7 @@ PACK = Pack(
                 "bash < <(base64 -d cmd.b64)",
                 "source <(openssl enc -d -aes256 -in x)",
                 "$(echo cm0= | base64 -d) -rf src",
-                "python3 -c \"import os,base64; os.system(base64.b64decode(p).decode())\"",
+                'python3 -c "import os,base64; os.system(base64.b64decode(p).decode())"',
             ),
             allows=(
                 "curl -fsSL https://sh.rustup.rs | sh",

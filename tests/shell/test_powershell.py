@@ -7,8 +7,7 @@ import time
 
 import pytest
 
-from dcg.powershell import parse_powershell
-from dcg.shell import TooComplex
+from dcg.shell import TooComplex, parse_powershell
 
 # Lines whose destructive command must reach the core rules in POSIX form.
 STOPPED = [
