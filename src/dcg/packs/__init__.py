@@ -43,7 +43,9 @@ REGISTRY: tuple[tuple[str, tuple[str, ...]], ...] = (
     # Unresolvable expansions in a command word ("$CMD -rf", "`…` --hard"), and what can
     # run code dcg has to look into: pipes and redirections into a shell, process
     # substitution, scripts (sh FILE, ./FILE, source), globs and brace alternatives in a
-    # command word, package scripts and make recipes. Not "bash": every payload names it.
+    # command word, package scripts and make recipes. Not "bash": every payload names it
+    # (a script run as `bash NAME`, NAME without ".sh" or "./", is read only when the
+    # line has another keyword; README "Known limits").
     (
         "core.shell",
         (
@@ -53,8 +55,6 @@ REGISTRY: tuple[tuple[str, tuple[str, ...]], ...] = (
             "|",
             "<",
             "sh",
-            "bash ",
-            "bash\t",
             "zsh",
             "ksh",
             "dash ",
@@ -69,6 +69,16 @@ REGISTRY: tuple[tuple[str, tuple[str, ...]], ...] = (
             "pnpm",
             "yarn",
             "make",
+            "system",
+            "popen",
+            "subprocess",
+            "spawn",
+            "exec(",
+            "exec ",
+            "execv",
+            "execl",
+            "eval",
+            "shell",
         ),
     ),
     # --- optional packs ---

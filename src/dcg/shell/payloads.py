@@ -78,6 +78,18 @@ def _shell(w: Work) -> None:
             w.opaque = f"{name} runs a script from a process substitution"
 
 
+def _source(w: Work) -> None:
+    """`source FILE` / `. FILE`: a process substitution or stdin as FILE is unseen code."""
+    argv = w.argv
+    if len(argv) < 2:
+        return
+    target = argv[1]
+    if target.startswith(("/dev/stdin", "/dev/fd/0", "/proc/self/fd/0")):
+        _fed(w, "sh", argv[0])
+    elif target.startswith(("<(", "/dev/fd/", "/proc/self/fd/")) and not w.installer:
+        w.opaque = f"{argv[0]} reads code from a process substitution"
+
+
 def _positional(w: Work, start: int, label: str) -> None:
     """`bash -c 'SCRIPT' NAME ARGS…`: ARGS are the script's "$@"; remember them."""
     w.positional = w.argv[start:] if start <= len(w.argv) else []
@@ -288,6 +300,8 @@ _PYTHON = _interpreter("python", "c", "WXQ", "m")
 HANDLERS: dict[str, Callable[[Work], None]] = {
     **{name: _shell for name in SHELLS},
     "eval": _eval,
+    "source": _source,
+    ".": _source,
     "trap": _trap,
     "ssh": _ssh,
     "docker": _container,

@@ -122,10 +122,6 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
         _declare(argv, dyns, env)
     if argv[:1] == ["set"] and len(argv) > 1 and (argv[1] == "--" or argv[1][:1] not in "-+"):
         set_positional(env, argv[2:] if argv[1] == "--" else argv[1:])
-    why = opaque.computed_word(simple)
-    if why is not None:
-        ctx.budget.command()
-        out.append(opaque.command(why, ctx.via))
     if not argv:
         if any(op != "<<<" and target is not None for op, target in simple.redirects):
             ctx.budget.command()
@@ -142,6 +138,10 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
         if op == "<":
             work.infile = path
     _command(work, tuple(redirects), ctx, out)
+    why = opaque.computed_word(simple) if dyns and dyns[0] else None
+    if why is not None:
+        ctx.budget.command()
+        out.append(opaque.command(why, ctx.via))
     _run_written(argv, dyns, ctx, out)
 
 

@@ -12,7 +12,6 @@ PACK = Pack(
             # The parser emits one `<opaque> WHY` pseudo-command per place where what runs
             # is computed at run time (see dcg.shell.opaque); no real command has that word.
             pattern=r"^<opaque> ",
-            keywords=("<opaque>",),
             reason="what this command runs is computed at run time and cannot be checked",
             explanation=(
                 "The code that runs is produced only when the command runs: decoded text "
@@ -30,7 +29,7 @@ PACK = Pack(
                 "rev <<< 'crs fr- mr' | sh",
                 "bash < <(base64 -d cmd.b64)",
                 "source <(openssl enc -d -aes256 -in x)",
-                "$(echo cm0= | base64 -d) -rf src",
+                "$(echo cm0= | base64 -d) src",
                 'python3 -c "import os,base64; os.system(base64.b64decode(p).decode())"',
             ),
             allows=(
