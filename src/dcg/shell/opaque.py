@@ -19,8 +19,8 @@ from dcg.shell.command import Command
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
 
 if TYPE_CHECKING:
-    from dcg.shell.words import Token
     from dcg.shell.parser import Simple
+    from dcg.shell.words import Token
 
 WORD = "<opaque>"
 
