@@ -135,7 +135,6 @@ NOT_YET_SPLIT = {
     "dcg.embedded.lexer": 562,
     "dcg.embedded.python": 509,
     "dcg.embedded.scanner": 662,
-    "dcg.graduation": 511,
 }
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dcg.frozen import Frozen
-from dcg.model import SEVERITY_RANK, Match
 from dcg.packs import KEYWORDS, load
 
 # typing is not imported at run time: it costs more than the hook's whole budget.
@@ -12,7 +11,7 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from re import Pattern
 
-    from dcg.model import Pack, Rule
+    from dcg.model import Match, Pack, Rule
     from dcg.shell.command import Command
 
 # Characters the shell removes or that split a word without the word changing meaning
@@ -137,6 +136,9 @@ def evaluate(
     # use; such a line is always parsed, and keywords are checked on the translation.
     if not considered and shell != "powershell" and not mentions_powershell(text):
         return Evaluation(line)
+    # Imported here, not at the top: a line without a keyword never needs the rule model.
+    from dcg.model import SEVERITY_RANK, Match
+
     commands = parse_line(line, shell, deadline)
     if deadline is not None:
         _check_deadline(deadline)

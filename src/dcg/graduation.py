@@ -1,9 +1,11 @@
-"""The graduated response: from a match and the session/history counts to an Outcome.
+"""The graduated response: state read once, the pure decision, state written once, an Outcome.
 
-The hook calls :func:`respond` once per matched command line. It checks the
-allowlist, then approved allow-once and confirmation codes, then counts the
-occurrence in the session and the history window, selects the level (decisions.md
-section 1), records it and returns the :class:`~dcg.hookio.Outcome`. State problems
+The hook calls :func:`respond` once per matched command line. Reads first: the
+allowlist and approved allow-once and confirmation codes (either lets the command
+pass), then the occurrence is counted in the session and the history window
+(:func:`_count`). Then the decision, a pure function of the rule, its severity, the
+mode and those counts (:func:`dcg.decision.judge`). Then writes: the history record,
+an approval code for a block, rate-limited pruning (:func:`_record`). State problems
 never escape: the decision is made from whatever could be read, and a one-line note
 goes to stderr. Config arrives as plain dicts (``config.response``,
 ``config.history``); missing keys take the defaults of the draft's Appendix A.
@@ -15,7 +17,8 @@ import os
 import time
 
 from dcg import paths, render
-from dcg.hookio import HARD_BLOCK, SOFT_BLOCK, WARNING, Outcome
+from dcg.decision import Counts, Verdict, int_setting, judge, setting
+from dcg.hookio import SOFT_BLOCK, WARNING, Outcome
 from dcg.state import allowlist, codes, files, session
 from dcg.state import history as hist
 
@@ -27,137 +30,11 @@ if TYPE_CHECKING:
     from dcg.hookio import HookRequest
     from dcg.model import Match
 
-DEFAULT_RESPONSE: dict[str, object] = {
-    "mode": "standard",
-    "session_threshold": 2,
-    "history_threshold": 5,
-    "history_window": 86400,
-    "critical_always_hard": True,
-    "high_minimum_level": "warning",
-    "show_warnings": True,
-    "quiet_after_threshold": False,
-    "log_warnings": True,
-    "soft_block_action": "confirm",
-    "confirm_requires_tty": True,
-    "history_scope": "global",
-    "fail_open": False,
-    "packs": {},
-}
 DEFAULT_HISTORY: dict[str, object] = {
     "max_age": 30 * 86400,
     "max_entries": 10000,
     "prune_on_startup": True,
 }
-_RANK = {WARNING: 0, SOFT_BLOCK: 1, HARD_BLOCK: 2}
-MODES = ("paranoid", "strict", "standard", "lenient")
-
-
-def setting(response: Mapping[str, object], key: str) -> object:
-    value = response.get(key)
-    return DEFAULT_RESPONSE[key] if value is None else value
-
-
-def _int(table: Mapping[str, object], key: str, defaults: Mapping[str, object]) -> int:
-    value = table.get(key)
-    return int(str(defaults[key] if value is None else value))
-
-
-def mode_for(rule_id: str, response: Mapping[str, object]) -> str:
-    """The mode for a rule: the longest matching ``[response.packs]`` selector, else ``mode``.
-
-    A selector matches the rule id itself, its pack (``core.git``) or any id prefix
-    ending at a ``.`` (``core``, ``database``).
-    """
-    best, best_len = str(setting(response, "mode")), -1
-    selectors = response.get("packs") or {}
-    assert isinstance(selectors, dict)
-    for selector, table in selectors.items():
-        sel = str(selector)
-        if len(sel) <= best_len or not isinstance(table, dict) or "mode" not in table:
-            continue
-        if rule_id == sel or rule_id.startswith(sel + ":") or rule_id.startswith(sel + "."):
-            best, best_len = str(table["mode"]), len(sel)
-    return best
-
-
-def decide(
-    mode: str,
-    session_count: int,
-    history_count: int,
-    session_threshold: int,
-    history_threshold: int,
-    severity: str,
-    *,
-    critical_always_hard: bool = True,
-    high_minimum_level: str = WARNING,
-    acknowledged: bool = False,
-) -> tuple[str, str]:
-    """``(level, cause)`` per decisions.md section 1; counts include the current occurrence.
-
-    ``cause`` says why, for the texts: ``paranoid``, ``history``, ``session``,
-    ``warning``, ``acknowledged``, ``critical`` or ``floor``.
-    """
-    t, h = session_threshold, history_threshold
-    if mode == "paranoid":
-        level, cause = HARD_BLOCK, "paranoid"
-    elif mode == "strict":
-        if history_count >= h:
-            level, cause = HARD_BLOCK, "history"
-        elif session_count > t:
-            level, cause = HARD_BLOCK, "session"
-        elif session_count == t:
-            level, cause = SOFT_BLOCK, "session"
-        else:
-            level, cause = WARNING, "warning"
-    elif mode == "standard":
-        if history_count >= h:
-            level, cause = HARD_BLOCK, "history"
-        elif session_count > t:
-            level, cause = SOFT_BLOCK, "session"
-        else:
-            level, cause = WARNING, "warning"
-    elif mode == "lenient":
-        if acknowledged:
-            level, cause = WARNING, "acknowledged"
-        elif session_count <= t + 1:
-            level, cause = WARNING, "warning"
-        else:
-            level, cause = SOFT_BLOCK, "session"
-    else:
-        raise ValueError(f"unknown graduation mode {mode!r}")
-    if severity == "critical" and critical_always_hard and level != HARD_BLOCK:
-        level, cause = HARD_BLOCK, "critical"
-    elif severity == "critical" and critical_always_hard:
-        cause = "critical"
-    if severity == "high" and _RANK.get(high_minimum_level, 0) > _RANK[level]:
-        level, cause = high_minimum_level, "floor"
-    return level, cause
-
-
-def select_level(
-    mode: str,
-    session_count: int,
-    history_count: int,
-    session_threshold: int,
-    history_threshold: int,
-    severity: str,
-    *,
-    critical_always_hard: bool = True,
-    high_minimum_level: str = WARNING,
-    acknowledged: bool = False,
-) -> str:
-    """Just the level of :func:`decide`."""
-    return decide(
-        mode,
-        session_count,
-        history_count,
-        session_threshold,
-        history_threshold,
-        severity,
-        critical_always_hard=critical_always_hard,
-        high_minimum_level=high_minimum_level,
-        acknowledged=acknowledged,
-    )[0]
 
 
 def project_root(cwd: str) -> str:
@@ -174,15 +51,17 @@ def project_root(cwd: str) -> str:
         here = parent
 
 
-class _Counts:
-    __slots__ = ("acknowledged", "history", "ident", "session", "total_lines")
+class _Seen:
+    """What the reads found: the counts for the decision, and what the writes need."""
 
-    def __init__(self) -> None:
-        self.session = 1
-        self.history = 1
-        self.acknowledged = False
-        self.total_lines: int | None = None
-        self.ident: session.Identity | None = None
+    __slots__ = ("counts", "ident", "total_lines")
+
+    def __init__(
+        self, counts: Counts, ident: session.Identity | None, total_lines: int | None
+    ) -> None:
+        self.counts = counts
+        self.ident = ident
+        self.total_lines = total_lines
 
 
 def _scope(request: HookRequest, response: Mapping[str, object]) -> str | None:
@@ -198,13 +77,20 @@ def _count(
     now: float,
     *,
     write: bool,
-) -> _Counts:
-    """Session and history counts including this occurrence (bumping the session if ``write``)."""
-    out = _Counts()
+) -> _Seen:
+    """Session and history counts including this occurrence (bumping the session if ``write``).
+
+    A count that could not be read is None in the :class:`~dcg.decision.Counts`.
+    """
     rule_id = match.rule_id
     window = float(str(setting(response, "history_window")))
+    history: int | None = None
+    sess: int | None = None
+    acknowledged = False
+    total_lines: int | None = None
+    ident: session.Identity | None = None
     try:
-        prev, out.total_lines = hist.count(
+        prev, total_lines = hist.count(
             paths.history_file(),
             rule_id,
             since=now - window,
@@ -212,49 +98,27 @@ def _count(
             pack_id=match.pack.id,
             severity=match.severity,
         )
-        out.history = prev + 1
+        history = prev + 1
     except OSError as exc:
         files.note(f"dcg: cannot read history ({exc}); counting without it")
     try:
-        out.ident = ident = session.identify(request.agent, request.session_id)
+        ident = session.identify(request.agent, request.session_id)
         if write:
-            out.session, out.acknowledged = session.bump(paths.session_dir(), ident, rule_id, now)
+            sess, acknowledged = session.bump(paths.session_dir(), ident, rule_id, now)
         else:
-            prev_s, out.acknowledged = session.peek(paths.session_dir(), ident, rule_id, now)
-            out.session = prev_s + 1
+            prev_s, acknowledged = session.peek(paths.session_dir(), ident, rule_id, now)
+            sess = prev_s + 1
     except OSError as exc:
-        # Without a session the history count is the safe stand-in: a session can
-        # never have seen more occurrences than the whole history window.
-        out.session = out.history
         files.note(f"dcg: session state unavailable ({exc}); deciding without it")
-    return out
+    return _Seen(Counts(sess, history, acknowledged), ident, total_lines)
 
 
-def _facts(
-    match: Match,
-    request: HookRequest,
-    response: Mapping[str, object],
-    counts: _Counts,
-) -> render.Facts:
-    mode = mode_for(match.rule_id, response)
-    s_t = _int(response, "session_threshold", DEFAULT_RESPONSE)
-    h_t = _int(response, "history_threshold", DEFAULT_RESPONSE)
-    level, cause = decide(
-        mode,
-        counts.session,
-        counts.history,
-        s_t,
-        h_t,
-        match.severity,
-        critical_always_hard=bool(setting(response, "critical_always_hard")),
-        high_minimum_level=str(setting(response, "high_minimum_level")),
-        acknowledged=counts.acknowledged,
-    )
+def _facts(match: Match, request: HookRequest, v: Verdict) -> render.Facts:
     rule = match.rule
     return render.Facts(
-        level,
-        cause,
-        mode,
+        v.level,
+        v.cause,
+        v.mode,
         rule_id=match.rule_id,
         pack_id=match.pack.id,
         severity=match.severity,
@@ -262,11 +126,11 @@ def _facts(
         reason=match.reason,
         explanation=rule.explanation,
         alternative=rule.alternative,
-        session_count=counts.session,
-        session_threshold=s_t,
-        history_count=counts.history,
-        history_threshold=h_t,
-        window=float(str(setting(response, "history_window"))),
+        session_count=v.session,
+        session_threshold=v.session_threshold,
+        history_count=v.history,
+        history_threshold=v.history_threshold,
+        window=v.window,
     )
 
 
@@ -334,10 +198,28 @@ def _respond(
     now: float,
 ) -> Outcome | None:
     cwd = request.cwd or os.getcwd()
+    # Reads: what lets the command pass, then the counts.
+    passed = _passes(match, request, cwd, now)
+    if passed is not None:
+        via, rule_id = passed
+        if via != "allowlist":
+            _log_pass(match, request, cwd, now, via, rule_id)
+        return None
+    seen = _count(match, request, response, now, write=True)
+    # The decision: pure.
+    verdict = judge(match.rule_id, match.severity, seen.counts, response)
+    f = _facts(match, request, verdict)
+    # Writes.
+    f.code = _record(match, request, response, history, verdict, seen, cwd, now)
+    return _outcome(match, f, response, silent=_silent(f, response))
+
+
+def _passes(match: Match, request: HookRequest, cwd: str, now: float) -> tuple[str, str] | None:
+    """``(via, rule id)`` when the allowlist or an approved code lets the command pass."""
     rule_id = match.rule_id
     try:
         if allowlist.find(rule_id, " ".join(match.command.argv), now) is not None:
-            return None
+            return ("allowlist", rule_id)
     except OSError as exc:
         files.note(f"dcg: cannot read the allowlist ({exc})")
     for via, path in (("allow-once", paths.allow_once_file()), ("confirm", paths.pending_file())):
@@ -347,12 +229,25 @@ def _respond(
             files.note(f"dcg: cannot use approved codes ({exc})")
             rec = None
         if rec is not None:
-            _log_pass(match, request, cwd, now, via, str(rec.get("rule_id") or rule_id))
-            return None
-    counts = _count(match, request, response, now, write=True)
-    f = _facts(match, request, response, counts)
-    sid = counts.ident.session_id if counts.ident else ""
-    if f.level != WARNING or setting(response, "log_warnings"):
+            return (via, str(rec.get("rule_id") or rule_id))
+    return None
+
+
+def _record(
+    match: Match,
+    request: HookRequest,
+    response: Mapping[str, object],
+    history: Mapping[str, object],
+    v: Verdict,
+    seen: _Seen,
+    cwd: str,
+    now: float,
+) -> str | None:
+    """Write what the decision needs kept: history, an approval code (returned), pruning."""
+    rule_id = match.rule_id
+    sid = seen.ident.session_id if seen.ident else ""
+    code: str | None = None
+    if v.level != WARNING or setting(response, "log_warnings"):
         try:
             hist.record(
                 paths.history_file(),
@@ -360,22 +255,22 @@ def _respond(
                 rule_id=rule_id,
                 pack_id=match.pack.id,
                 severity=match.severity,
-                response_level=f.level,
+                response_level=v.level,
                 session_id=sid,
                 cwd=cwd,
                 command_hash=codes.command_hash(request.command),
-                allowed=f.level == WARNING,
+                allowed=v.level == WARNING,
             )
         except OSError as exc:
             files.note(f"dcg: cannot write history ({exc}); decided anyway")
-    if f.level != WARNING:
+    if v.level != WARNING:
         kind, path, other = (
             ("confirm", paths.pending_file(), paths.allow_once_file())
-            if f.level == SOFT_BLOCK
+            if v.level == SOFT_BLOCK
             else ("allow-once", paths.allow_once_file(), paths.pending_file())
         )
         try:
-            f.code = codes.offer(
+            code = codes.offer(
                 path,
                 kind=kind,
                 now=now,
@@ -387,8 +282,8 @@ def _respond(
             )
         except OSError as exc:
             files.note(f"dcg: cannot store an approval code ({exc})")
-    _maintain(history, now, counts.total_lines)
-    return _outcome(match, f, response, silent=_silent(f, response))
+    _maintain(history, now, seen.total_lines)
+    return code
 
 
 def _log_pass(
@@ -432,7 +327,7 @@ def _maintain(history: Mapping[str, object], now: float, total_lines: int | None
             _stamp(),
             now=now,
             max_age=float(str(history.get("max_age") or DEFAULT_HISTORY["max_age"])),
-            max_entries=_int(history, "max_entries", DEFAULT_HISTORY),
+            max_entries=int_setting(history, "max_entries", DEFAULT_HISTORY),
             total_lines=total_lines,
         )
         if files.mtime(_stamp()) != before:
@@ -464,8 +359,8 @@ def preview(
     Texts show ``----`` where a real run would show the code.
     """
     t = time.time() if now is None else now
-    counts = _count(match, request, response, t, write=False)
-    f = _facts(match, request, response, counts)
+    seen = _count(match, request, response, t, write=False)
+    f = _facts(match, request, judge(match.rule_id, match.severity, seen.counts, response))
     files.take_notes()
     return _outcome(match, f, response, silent=False)
 
@@ -484,8 +379,8 @@ def graduation_status(
     ``level`` is what the next occurrence would get.
     """
     t = time.time() if now is None else now
-    counts = _count(match, request, response, t, write=False)
-    f = _facts(match, request, response, counts)
+    seen = _count(match, request, response, t, write=False)
+    v = judge(match.rule_id, match.severity, seen.counts, response)
     try:
         entry = allowlist.find(match.rule_id, " ".join(match.command.argv), t, write_cache=False)
     except OSError:
@@ -495,17 +390,17 @@ def graduation_status(
         "rule_id": match.rule_id,
         "pack_id": match.pack.id,
         "severity": match.severity,
-        "level": f.level,
-        "cause": f.cause,
-        "mode": f.mode,
-        "session_id": counts.ident.session_id if counts.ident else None,
-        "session_count": counts.session - 1,
-        "session_threshold": f.session_threshold,
-        "history_count": counts.history - 1,
-        "history_threshold": f.history_threshold,
-        "history_window": int(f.window),
+        "level": v.level,
+        "cause": v.cause,
+        "mode": v.mode,
+        "session_id": seen.ident.session_id if seen.ident else None,
+        "session_count": v.session - 1,
+        "session_threshold": v.session_threshold,
+        "history_count": v.history - 1,
+        "history_threshold": v.history_threshold,
+        "history_window": int(v.window),
         "history_scope": str(setting(response, "history_scope")),
         "scope_dir": _scope(request, response),
-        "acknowledged": counts.acknowledged,
+        "acknowledged": seen.counts.acknowledged,
         "allowlisted": dict(entry) if entry else None,
     }

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dcg.graduation import decide, mode_for, select_level
+from dcg.decision import decide, mode_for, select_level
 from dcg.levels import GraduationMode, ResponseLevel, parse_level, parse_mode
 
 W, S, H = "warning", "soft_block", "hard_block"

@@ -9,8 +9,9 @@ import os
 from typing import TYPE_CHECKING
 
 from dcg import paths, render
+from dcg.decision import DEFAULT_RESPONSE
 from dcg.errors import DcgError
-from dcg.graduation import DEFAULT_HISTORY, DEFAULT_RESPONSE
+from dcg.graduation import DEFAULT_HISTORY
 from dcg.state import files
 from dcg.state.clock import format_duration
 
