@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dcg.shell import context, opaque, payloads, unwrap
+from dcg.shell import context, opaque, payloads, unwrap, wrappers
 from dcg.shell.command import Command
 from dcg.shell.lexer import lex
 from dcg.shell.limits import MAX_DEPTH, MAX_SIZE, Budget, TooComplex
@@ -209,11 +209,11 @@ def _command(
     # written (it cannot be normalised or unwrapped).
     while work.argv and not work.dyns[0]:
         name = unwrap.normalize(work.argv[0])
-        wrapper = unwrap.lookup(name, work.argv)
+        wrapper = wrappers.lookup(name, work.argv)
         start = wrapper(work) if wrapper is not None else -1
         if start <= 0:
             break
-        if name in unwrap.SUBCOMMAND_WRAPPERS and unwrap.TABLE.get(name) is not wrapper:
+        if name in wrappers.SUBCOMMAND_WRAPPERS and wrappers.TABLE.get(name) is not wrapper:
             name = f"{name} {work.argv[1]}"
         work.drop(start)
         work.via = (*work.via, name)
