@@ -65,6 +65,14 @@ LOOKUPS = frozenset(
 )
 
 
+# Tools whose output is shell setup meant to be eval'd or sourced (`eval "$(ssh-agent -s)"`,
+# `source <(kubectl completion bash)`): their own, documented use.
+SETUP = frozenset(("ssh-agent", "direnv", "conda", "starship", "zoxide", "fnm", "opam",
+                   "kubectl", "helm", "gh", "poetry", "pip", "uv", "fzf", "atuin", "jenv",
+                   "goenv", "luarocks", "mamba", "micromamba", "dircolors", "keychain",
+                   "gpg-agent", "register-python-argcomplete"))  # fmt: skip
+
+
 def command(why: str, via: tuple[str, ...]) -> Command:
     """The finding: a pseudo-command the core.shell:opaque-exec rule matches."""
     return Command((WORD, why), via=via)
@@ -103,11 +111,13 @@ def computed_word(simple: Simple) -> str | None:
 
 
 def installer_subs(simple: Simple) -> bool:
-    """Every substitution in the command's words only fetches (`sh -c "$(curl …)"`)."""
+    """Every substitution in the command's words only fetches (`sh -c "$(curl …)"`) or
+    prints a tool's own shell setup (`eval "$(pyenv init -)"`): they keep their earlier
+    treatment."""
     names: list[str] = []
     for word in simple.words:
         for _, payload in word.subs:
             if isinstance(payload, str):
                 return False
             names.extend(sub_programs(payload))
-    return bool(names) and all(n in FETCHERS for n in names)
+    return bool(names) and all(n in FETCHERS or n in SETUP or n in LOOKUPS for n in names)
