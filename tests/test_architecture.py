@@ -129,24 +129,13 @@ def test_the_package_has_no_import_circle() -> None:
     assert not found, "import circles in src/dcg:\n" + "\n".join(" -> ".join(c) for c in found)
 
 
-# Modules still over the limit, each at most its size today: they are being split along
-# their seams (issue 11). The list may only shrink; an entry whose module fits is stale.
-NOT_YET_SPLIT = {
-    "dcg.embedded.lexer": 562,
-    "dcg.embedded.python": 509,
-    "dcg.embedded.scanner": 662,
-}
-
-
 def test_no_module_is_over_500_lines() -> None:
-    sizes = {
-        name: len(path.read_text(encoding="utf-8").splitlines())
+    long = {
+        name: n
         for name, path in modules(PACKAGE).items()
+        if (n := len(path.read_text(encoding="utf-8").splitlines())) > MAX_LINES
     }
-    long = {name: n for name, n in sizes.items() if n > NOT_YET_SPLIT.get(name, MAX_LINES)}
     assert not long, f"modules over {MAX_LINES} lines (split them along their seams): {long}"
-    stale = [name for name, n in NOT_YET_SPLIT.items() if sizes.get(name, 0) <= MAX_LINES]
-    assert not stale, f"these modules fit now; drop them from NOT_YET_SPLIT: {stale}"
 
 
 def test_every_module_starts_with_a_one_line_docstring() -> None:

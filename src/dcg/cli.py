@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from dcg import __version__
+from dcg.agents import AGENTS
 from dcg.errors import DcgError
 
 # typing is not imported at run time: it costs more than the hook's whole budget.
@@ -14,8 +15,6 @@ if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
 
     from dcg.config import Config
-
-AGENTS = ("claude", "codex", "gemini", "copilot", "cursor", "windsurf", "opencode")
 
 
 def _graduation_flags(p: argparse.ArgumentParser) -> None:
@@ -66,9 +65,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("confirm", help="approve a soft-blocked command (from a terminal)")
-    p.add_argument("code", help="the 4-character code the block showed")
+    p.add_argument("code", nargs="?", help="the 4-character code; without it, pick from a list")
     p = sub.add_parser("allow-once", help="allow a hard-blocked command (from a terminal)")
-    p.add_argument("code", help="the 4-character code the block showed")
+    p.add_argument("code", nargs="?", help="the 4-character code; without it, pick from a list")
     p.add_argument("--single-use", action="store_true", help="allow one run only")
 
     p = sub.add_parser("allowlist", help="manage allowlisted rules and commands")

@@ -37,7 +37,8 @@ HISTORY_DEFAULTS: dict[str, object] = {
     "max_entries": 10000,
     "prune_on_startup": True,
 }
-HOOK_DEFAULTS: dict[str, object] = {"fail_open": False, "budget_ms": 200}
+# details: the draft's extra JSON fields for tooling (decisions.md 10.9); off by default.
+HOOK_DEFAULTS: dict[str, object] = {"fail_open": False, "budget_ms": 200, "details": False}
 PACKS_DEFAULTS: dict[str, object] = {"enabled": [], "disabled": []}
 
 MODES = ("paranoid", "strict", "standard", "lenient")
@@ -75,9 +76,25 @@ def parse_duration(text: str) -> int:
 
 class Config:
     """The merged configuration. ``response``/``history``/``hook`` are plain dicts with
-    durations converted to seconds; ``problems`` lists one line per issue found."""
+    durations converted to seconds; ``problems`` lists one line per issue found.
 
-    __slots__ = ("history", "hook", "packs", "problems", "response", "sources")
+    ``fixed`` names what the organisation's managed policy bounds (:mod:`dcg.managed`).
+    ``broken`` names each config file that does not parse (``path: error at line N``):
+    while any does, the mode is ``paranoid`` (decisions.md 10.5). ``notices`` are
+    one-line messages for the person, shown by the hook once per session.
+    """
+
+    __slots__ = (
+        "broken",
+        "fixed",
+        "history",
+        "hook",
+        "notices",
+        "packs",
+        "problems",
+        "response",
+        "sources",
+    )
 
     def __init__(self) -> None:
         self.packs: list[str] = list(CORE)
@@ -87,6 +104,10 @@ class Config:
         self.hook: dict[str, object] = dict(HOOK_DEFAULTS)
         self.problems: list[str] = []
         self.sources: list[str] = []
+        self.broken: list[str] = []
+        self.notices: list[str] = []
+        # What the managed policy fixed: dotted key -> how (for `dcg config`).
+        self.fixed: dict[str, str] = {}
 
 
 def find_repo_config(cwd: str | None) -> str | None:
@@ -134,7 +155,9 @@ def load(
             cfg.problems.append(f"{path}: DCG_CONFIG names a file that does not exist")
             continue
         data = _read_toml(path, cfg.problems)
-        if data is not None:
+        if data is None:
+            cfg.broken.append(cfg.problems[-1])
+        else:
             layers.append((kind, path, data))
             cfg.sources.append(path)
     enabled: list[str] = []
@@ -145,7 +168,30 @@ def load(
     if flags:
         _apply_flags(cfg, flags, enabled)
     _finish(cfg, enabled, disabled)
+    _apply_managed(cfg)
+    if cfg.broken:
+        # A file that does not parse may have chosen anything; read it the strictest way.
+        cfg.response["mode"] = "paranoid"
+        cfg.notices.extend(
+            f"dcg: {b}; protecting in paranoid mode until it is fixed" for b in cfg.broken
+        )
     return cfg
+
+
+def _apply_managed(cfg: Config) -> None:
+    """The organisation's floor (decisions.md 10.8), over every other layer."""
+    from dcg import managed
+
+    policy, problem = managed.read()
+    if policy is None:
+        return
+    cfg.sources.append(paths.managed_file())
+    if problem:
+        cfg.problems.append(problem)
+        cfg.broken.append(problem)
+    fixed, problems = managed.bound(policy, cfg.response, cfg.hook, cfg.packs, parse_duration)
+    cfg.fixed.update(fixed)
+    cfg.problems.extend(problems)
 
 
 def _read_toml(path: str, problems: list[str]) -> dict[str, object] | None:
@@ -154,9 +200,29 @@ def _read_toml(path: str, problems: list[str]) -> dict[str, object] | None:
     try:
         with open(path, "rb") as f:
             return tomllib.load(f)
-    except (OSError, tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+    except OSError as exc:
         problems.append(f"{path}: cannot read config: {exc}")
         return None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        problems.append(f"{path}: {_where(path, exc)}: cannot read config: {exc}")
+        return None
+
+
+def _where(path: str, exc: Exception) -> str:
+    """``line N`` of a parse error, so every message says where to fix it."""
+    import re
+
+    found = re.search(r"at line (\d+)", str(exc))
+    if found:
+        return f"line {found.group(1)}"
+    try:
+        with open(path, "rb") as f:
+            data = f.read()
+    except OSError:
+        return "line 1"
+    end = getattr(exc, "start", len(data))
+    line = data.count(b"\n", 0, end) + 1
+    return f"line {line}"
 
 
 def _suggest(word: str, options: list[str]) -> str:
@@ -231,6 +297,11 @@ def _set(cfg: Config, dotted: str, value: object, origin: str) -> None:
     if dotted in CHOICES:
         if value not in CHOICES[dotted]:
             cfg.problems.append(f"{origin}: {dotted} must be one of {', '.join(CHOICES[dotted])}")
+            if dotted == "response.mode":
+                # A mode dcg cannot read counts as the strictest one (decisions.md 10.5).
+                cfg.problems[-1] += "; using paranoid"
+                cfg.notices.append(f"dcg: {cfg.problems[-1]}")
+                target["mode"] = "paranoid"
             return
     elif dotted in DURATIONS:
         try:
@@ -255,6 +326,9 @@ _FALSE = ("0", "false", "no", "off")
 
 
 def _apply_env(cfg: Config, env: Mapping[str, str], enabled: list[str]) -> None:
+    details = env.get("DCG_HOOK_DETAILS", "").strip().lower()
+    if details in _TRUE or details in _FALSE:
+        _set(cfg, "hook.details", details in _TRUE, "DCG_HOOK_DETAILS")
     packs = env.get("DCG_PACKS")
     if packs is not None:
         enabled.clear()

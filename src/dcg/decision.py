@@ -62,7 +62,12 @@ def mode_for(rule_id: str, response: Mapping[str, object]) -> str:
             continue
         if rule_id == sel or rule_id.startswith(sel + ":") or rule_id.startswith(sel + "."):
             best, best_len = str(table["mode"]), len(sel)
-    return best
+    floor = response.get("mode_floor")
+    if not floor:
+        return best
+    from dcg.managed import stricter_mode  # only where an organisation set a floor
+
+    return stricter_mode(best, str(floor))
 
 
 def decide(
@@ -215,10 +220,12 @@ def judge(rule_id: str, severity: str, counts: Counts, response: Mapping[str, ob
     mode = mode_for(rule_id, response)
     s_t = int_setting(response, "session_threshold", DEFAULT_RESPONSE)
     h_t = int_setting(response, "history_threshold", DEFAULT_RESPONSE)
-    # An unreadable history counts this occurrence only; without a session the history
-    # count is the safe stand-in: a session never saw more than the whole history window.
     history = 1 if counts.history is None else counts.history
     session = history if counts.session is None else counts.session
+    if counts.session is None or counts.history is None:
+        # A count that cannot be kept counts as repeated (decisions.md 10.4): making
+        # state unreadable or unwritable must never be a way to stay at a warning.
+        session = max(session, s_t + 1)
     level, cause = decide(
         mode,
         session,

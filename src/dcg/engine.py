@@ -18,11 +18,79 @@ if TYPE_CHECKING:
 # (`g'i't`, `\rm`, `"git"`); removing them before the keyword scan keeps the prefilter
 # from being fooled by quoting.
 _STRIP = str.maketrans("", "", "'\"\\")
+# Packs tried on every parsed simple command, without the per-command keyword gate: dcg's
+# self-protection judges paths after `cd` and glob expansion, which the keywords of the
+# command's own text cannot see (`cd ~/.config/dcg && echo x >> allowlist.toml`).
+_EVERY_COMMAND = frozenset(("core.dcg",))
 
 
 def scan_text(line: str) -> str:
     """The text the keyword prefilter looks at: lower case, quotes and backslashes removed."""
     return line.translate(_STRIP).lower()
+
+
+# JSON's one-letter escapes and what they stand for in the decoded text.
+_JSON_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "b": "\b", "f": "\f", "/": "/", '"': '"'}
+
+
+def unescape_json(text: str) -> str:
+    """Undo one level of JSON string escaping everywhere in ``text``.
+
+    Applied to a whole payload this turns every string into its decoded value (the
+    structure between strings is left as it is), so keyword positions in the result
+    are those of the decoded command. Invalid escapes are kept, never raise: the
+    result only feeds the keyword scan. Lone surrogates from ``\\uD800``-style
+    escapes stay as they are; they are never alphanumeric, so they cannot hide the
+    start of a word.
+    """
+    i = text.find("\\")
+    if i < 0:
+        return text
+    out: list[str] = []
+    start = 0
+    n = len(text)
+    while i >= 0:
+        out.append(text[start:i])
+        c = text[i + 1 : i + 2]
+        if c == "\\":
+            out.append("\\")
+            start = i + 2
+        elif c in _JSON_ESCAPES:
+            out.append(_JSON_ESCAPES[c])
+            start = i + 2
+        elif c == "u" and i + 6 <= n:
+            try:
+                out.append(chr(int(text[i + 2 : i + 6], 16)))
+                start = i + 6
+            except ValueError:
+                out.append("\\")
+                start = i + 1
+        else:
+            out.append("\\")
+            start = i + 1
+        i = text.find("\\", start)
+    out.append(text[start:])
+    return "".join(out)
+
+
+def payload_scan(raw: str) -> str:
+    """The keyword-scan text of a raw hook payload, sound for every decoded string in it.
+
+    Scanning the raw JSON would miss a keyword after an escaped newline or tab
+    (``"cd x\\ngit reset --hard"``): stripping the backslash glues the ``n`` to the
+    word. Each JSON level is decoded before the scan instead. Copilot CLI nests the
+    command in a JSON string (``toolArgs``), so a second level is decoded too and both
+    readings are scanned: for a one-level payload the first reading holds the command
+    exactly, for a two-level one the second does. Backslashes left after that are the
+    shell's own, which :func:`scan_text` removes as the engine does.
+    """
+    once = unescape_json(raw)
+    if once is raw:
+        return scan_text(raw)
+    text = scan_text(once)
+    if "\\" in once:
+        text += "\n" + scan_text(unescape_json(once))
+    return text
 
 
 def mentions_powershell(text: str) -> bool:
@@ -132,6 +200,9 @@ def evaluate(
     """
     text = scan_text(line)
     considered = candidate_packs(text, pack_ids)
+    if cwd and not considered and "core.dcg" in pack_ids:
+        # A relative write inside dcg's own directory names no keyword but the cwd.
+        considered = candidate_packs(scan_text(cwd), ("core.dcg",))
     # PowerShell names (Remove-Item, ri, del…) differ from the POSIX keywords the packs
     # use; such a line is always parsed, and keywords are checked on the translation.
     if not considered and shell != "powershell" and not mentions_powershell(text):
@@ -149,7 +220,9 @@ def evaluate(
     for command in commands:
         ctext = command.text.lower()
         for pack_id in pack_ids:
-            if not any(has_keyword(ctext, k) for k in KEYWORDS[pack_id]):
+            if pack_id not in _EVERY_COMMAND and not any(
+                has_keyword(ctext, k) for k in KEYWORDS[pack_id]
+            ):
                 continue
             pack = load(pack_id)
             if pack.safe and any(compiled(s).search(command.text) for s in pack.safe):

@@ -100,7 +100,7 @@ def _count(
         )
         history = prev + 1
     except OSError as exc:
-        files.note(f"dcg: cannot read history ({exc}); counting without it")
+        files.note(f"dcg: cannot read history ({exc}); deciding as if this were a repeat")
     try:
         ident = session.identify(request.agent, request.session_id)
         if write:
@@ -109,7 +109,7 @@ def _count(
             prev_s, acknowledged = session.peek(paths.session_dir(), ident, rule_id, now)
             sess = prev_s + 1
     except OSError as exc:
-        files.note(f"dcg: session state unavailable ({exc}); deciding without it")
+        files.note(f"dcg: session state unavailable ({exc}); deciding as if this were a repeat")
     return _Seen(Counts(sess, history, acknowledged), ident, total_lines)
 
 
@@ -199,7 +199,7 @@ def _respond(
 ) -> Outcome | None:
     cwd = request.cwd or os.getcwd()
     # Reads: what lets the command pass, then the counts.
-    passed = _passes(match, request, cwd, now)
+    passed = _passes(match, request, cwd, now, response.get("allowlist_user") is not False)
     if passed is not None:
         via, rule_id = passed
         if via != "allowlist":
@@ -214,11 +214,17 @@ def _respond(
     return _outcome(match, f, response, silent=_silent(f, response))
 
 
-def _passes(match: Match, request: HookRequest, cwd: str, now: float) -> tuple[str, str] | None:
-    """``(via, rule id)`` when the allowlist or an approved code lets the command pass."""
+def _passes(
+    match: Match, request: HookRequest, cwd: str, now: float, user_allowlist: bool
+) -> tuple[str, str] | None:
+    """``(via, rule id)`` when the allowlist or an approved code lets the command pass.
+
+    ``user_allowlist`` is False under a managed policy's ``[allowlist] user = false``.
+    """
     rule_id = match.rule_id
+    segment = " ".join(match.command.argv)
     try:
-        if allowlist.find(rule_id, " ".join(match.command.argv), now) is not None:
+        if allowlist.find(rule_id, segment, now, user=user_allowlist) is not None:
             return ("allowlist", rule_id)
     except OSError as exc:
         files.note(f"dcg: cannot read the allowlist ({exc})")

@@ -14,7 +14,7 @@ from __future__ import annotations
 import os
 import sys
 
-from dcg.engine import candidate_packs, mentions_powershell, scan_text
+from dcg.engine import candidate_packs, mentions_powershell, payload_scan, scan_text
 from dcg.packs import REGISTRY
 
 # typing is not imported at run time: it costs more than the hook's whole budget.
@@ -25,9 +25,13 @@ if TYPE_CHECKING:
 
     from dcg.config import Config
     from dcg.engine import Evaluation
-    from dcg.hookio import HookRequest, Reply
+    from dcg.hookio import HookRequest, Outcome, Reply
+    from dcg.model import Match
 
-MAX_STDIN = 1 << 20  # 1 MiB: far above any real command, small enough to scan at once
+MAX_STDIN = 1 << 20  # 1 MiB: the bound on a shell command's payload (decisions 10.1)
+# A larger payload is still read whole up to this, so that a file tool's big write can be
+# decoded and judged by its path; past it nothing is decoded at all.
+MAX_DECODE = 64 << 20
 
 _ALL_PACKS = tuple(pack_id for pack_id, _ in REGISTRY)
 
@@ -38,36 +42,67 @@ _VALUE_FLAGS = {
     "--session-threshold": "session_threshold",
     "--history-threshold": "history_threshold",
 }
+_MODES = ("paranoid", "strict", "standard", "lenient")
 
 
 class HookUsageError(Exception):
     pass
 
 
-def parse_flags(argv: Sequence[str]) -> dict[str, object]:
-    """The hook's few flags, parsed by hand: argparse costs more than the whole hook."""
+def parse_flags(argv: Sequence[str], notices: list[str] | None = None) -> dict[str, object]:
+    """The hook's few flags, parsed by hand: argparse costs more than the whole hook.
+
+    A flag that cannot be used is never fatal (decisions.md 10.5): it is dropped, or read
+    the strictest way (an unknown ``--mode`` is ``paranoid``), and a one-line notice is
+    added to ``notices``; without ``notices`` the first problem raises HookUsageError.
+    """
     flags: dict[str, object] = {}
     args = list(argv)
+
+    def problem(text: str) -> None:
+        if notices is None:
+            raise HookUsageError(text)
+        notices.append(text)
+
     while args:
         arg = args.pop(0)
         name, eq, value = arg.partition("=")
         if name in _VALUE_FLAGS:
             if not eq:
-                if not args:
-                    raise HookUsageError(f"{name} needs a value")
+                if not args or args[0].startswith("--"):
+                    problem(f"{name} needs a value; ignoring it")
+                    continue
                 value = args.pop(0)
             key = _VALUE_FLAGS[name]
             if key.endswith("threshold"):
                 if not value.isdigit() or int(value) < 1:
-                    raise HookUsageError(f"{name} must be a positive integer")
+                    problem(f"{name} must be a positive integer; ignoring it")
+                    continue
                 flags[key] = int(value)
+            elif key == "mode" and value not in _MODES:
+                problem(f"unknown --mode {value!r}; protecting in paranoid mode")
+                flags[key] = "paranoid"
+            elif key == "agent":
+                from dcg.agents import AGENTS
+
+                if value not in AGENTS:
+                    problem(f"unknown --agent {value!r}; detecting the agent from the payload")
+                    continue
+                flags[key] = value
             else:
                 flags[key] = value
         elif arg == "--no-warnings":
             flags["no_warnings"] = True
         else:
-            raise HookUsageError(f"unknown option {arg!r}")
+            problem(f"unknown option {arg!r}; ignoring it")
     return flags
+
+
+def needs_engine(text: str) -> bool:
+    """The prefilter: False only for a payload none of whose decoded strings names a pack's
+    keyword (or PowerShell, whose commands are spelled differently)."""
+    scan = payload_scan(text)
+    return bool(candidate_packs(scan, _ALL_PACKS)) or mentions_powershell(scan)
 
 
 def main(
@@ -81,26 +116,29 @@ def main(
     err = sys.stderr if stderr is None else stderr
     env = os.environ if environ is None else environ
     try:
-        flags = parse_flags(argv)
-    except HookUsageError as exc:
-        # A typo in the hook settings must not switch protection off: say so, keep going.
-        err.write(f"dcg hook: {exc}; ignoring the option\n")
-        flags = {}
-    try:
-        raw = (sys.stdin.buffer if stdin is None else stdin).read(MAX_STDIN + 1)
+        stream = sys.stdin.buffer if stdin is None else stdin
+        raw = stream.read(MAX_STDIN + 1)
+        oversized = len(raw) > MAX_STDIN
+        if oversized:
+            raw += stream.read(MAX_DECODE + 1 - len(raw))
     except (OSError, ValueError):
         return 0
-    text = raw[:MAX_STDIN].decode("utf-8", "surrogateescape")
-    scan = scan_text(text)
-    # JSON escapes could hide a keyword ("\u0072m"), and PowerShell spells deletion
-    # differently (Remove-Item); such payloads take the full path.
-    if (
-        not candidate_packs(scan, _ALL_PACKS)
-        and "\\u" not in text
-        and not mentions_powershell(scan)
-    ):
+    text = raw.decode("utf-8", "surrogateescape")
+    if not oversized and not needs_engine(text):
         return 0
-    reply = decide(text, len(raw) > MAX_STDIN, flags, env)
+    notices: list[str] = []
+    flags = parse_flags(argv, notices) if argv else {}
+    try:
+        reply = decide(text, oversized, flags, env, notices)
+    except Exception as exc:  # never a traceback to the agent: fail closed
+        log_error(exc)
+        from dcg import agents
+
+        agent = flags.get("agent")
+        reply = agents.render_error(
+            agent if isinstance(agent, str) else None,
+            f"internal error: {type(exc).__name__}: {exc}",
+        )
     if reply.stdout:
         out.write(reply.stdout)
         out.flush()
@@ -113,8 +151,43 @@ def main(
     return reply.exit_code
 
 
+# Tool names that run shell commands, for a payload that cannot be decoded.
+_SHELL_TOOLS = frozenset(
+    ("bash", "shell", "powershell", "run_shell_command", "exec_command", "local_shell")
+)
+
+
+def _tool_hint(text: str) -> str | None:
+    """The tool an undecodable payload names, read from its first ``"tool_name"``-like key."""
+    head = text[: 1 << 16]
+    for key in ('"tool_name"', '"toolName"', '"tool"'):
+        i = head.find(key)
+        if i < 0:
+            continue
+        j = head.find('"', head.find(":", i + len(key)) + 1)
+        k = head.find('"', j + 1)
+        if j > 0 and k > j:
+            return head[j + 1 : k]
+    return None
+
+
+def _unreadable(text: str, agent: str | None, why: str) -> Reply:
+    """A payload that cannot be decoded: stopped unless it plainly is not a shell tool's."""
+    from dcg import agents
+    from dcg.hookio import Reply
+
+    tool = _tool_hint(text)
+    if tool is not None and tool.lower() not in _SHELL_TOOLS:
+        return Reply()
+    return agents.render_error(agent, f"core.dcg:too-large: {why}")
+
+
 def decide(
-    text: str, oversized: bool, flags: Mapping[str, object], env: Mapping[str, str]
+    text: str,
+    oversized: bool,
+    flags: Mapping[str, object],
+    env: Mapping[str, str],
+    notices: list[str] | None = None,
 ) -> Reply:
     """Everything after the prefilter: payload, config, engine, graduated response."""
     from dcg import agents, jsonfast
@@ -122,19 +195,33 @@ def decide(
 
     agent = flags.get("agent")
     agent_name = agent if isinstance(agent, str) else None
-    if oversized:
-        # Truncated JSON cannot be read; a command padded past the limit must not slip through.
-        return agents.render_error(agent_name, "hook input larger than 1 MiB")
+    if len(text) > MAX_DECODE:
+        return _unreadable(text, agent_name, "hook input larger than 64 MiB")
     try:
         payload = jsonfast.loads(text)
+    except jsonfast.JSONTooDeep:
+        return _unreadable(text, agent_name, "hook input nested too deeply to decode")
     except jsonfast.JSONError:
+        if oversized:
+            return _unreadable(text, agent_name, "hook input larger than 1 MiB")
         return agents.render_malformed(agent_name)
     request = agents.read_request(payload, agent_name)
     if request is None:
         return Reply()
+    if request.shell == "file":
+        from dcg import selfguard
+
+        # A file tool writing anything but dcg's own files or hook settings gets no
+        # opinion before config or state is read.
+        if selfguard.file_kind(list(request.paths), request.cwd) is None:
+            return Reply()
     from dcg import config
 
     cfg = config.load(request.cwd, env, flags)
+    if notices:
+        cfg.notices.extend(f"dcg hook: {n}" for n in notices)
+    if oversized or len(request.command) > MAX_STDIN:
+        return respond_to(request, cfg, synthetic("too-large", request.command, "over 1 MiB"))
     return evaluate_request(request, cfg)
 
 
@@ -149,28 +236,66 @@ def evaluate_request(request: HookRequest, cfg: Config) -> Reply:
     assert isinstance(budget, int)
     deadline = time.monotonic() + budget / 1000
     try:
-        evaluation = run_engine(request, cfg, deadline)
+        if request.shell == "file":
+            evaluation = file_evaluation(request)
+        else:
+            evaluation = run_engine(request, cfg, deadline)
     except Exception as exc:  # the failure policy covers every internal error
         log_error(exc)
         # Only the failure path needs to know whether the line names a guarded tool.
         mentions_pack = candidate_packs(scan_text(request.command), cfg.packs)
         if mentions_pack and not cfg.hook["fail_open"]:
             return agents.render_error(
-                request.agent, f"internal error: {type(exc).__name__}: {exc}"
+                request.agent, f"internal error: {type(exc).__name__}: {exc}", request.dialect
             )
         return Reply()
     if not evaluation.matches:
         return Reply()
+    return respond_to(request, cfg, evaluation.matches[0])
+
+
+def respond_to(request: HookRequest, cfg: Config, match: Match) -> Reply:
+    """The graduated response to ``match``, rendered for the request's agent."""
+    from dcg import agents
     from dcg.graduation import respond
+    from dcg.hookio import Reply
 
     try:
-        outcome = respond(evaluation.matches[0], request, cfg.response, cfg.history)
+        outcome = respond(match, request, cfg.response, cfg.history, notes=cfg.notices)
     except Exception as exc:
         log_error(exc)
         if cfg.hook["fail_open"]:
             return Reply()
-        return agents.render_error(request.agent, f"internal error: {type(exc).__name__}: {exc}")
-    return agents.render(request, outcome)
+        return agents.render_error(
+            request.agent, f"internal error: {type(exc).__name__}: {exc}", request.dialect
+        )
+    if outcome is not None and cfg.broken:
+        outcome = with_config_notice(outcome, cfg.broken)
+    reply = agents.render(request, outcome, details=cfg.hook.get("details") is True)
+    if cfg.notices:
+        from dcg.state import files
+
+        notice = files.once_per_session(cfg.notices, request.agent, request.session_id)
+        if notice:
+            reply = Reply(reply.stdout, reply.stderr + notice, reply.exit_code)
+    return reply
+
+
+def with_config_notice(outcome: Outcome, broken: Sequence[str]) -> Outcome:
+    """``outcome`` with the broken config files named, so the person knows what to fix."""
+    from dcg.hookio import Outcome
+
+    note = "dcg is in paranoid mode until this config file parses again: " + "; ".join(broken)
+    return Outcome(
+        outcome.level,
+        match=outcome.match,
+        command=outcome.command,
+        fields=outcome.fields,
+        model_text=f"{outcome.model_text}\n{note}",
+        human_text=f"{outcome.human_text}\n{note}\n" if outcome.human_text else note + "\n",
+        summary=outcome.summary,
+        ask=outcome.ask,
+    )
 
 
 def run_engine(request: HookRequest, cfg: Config, deadline: float) -> Evaluation:
@@ -187,22 +312,40 @@ def run_engine(request: HookRequest, cfg: Config, deadline: float) -> Evaluation
             deadline=deadline,
         )
     except TooComplex as exc:
-        return too_complex(request.command, cfg.packs, str(exc)) or Evaluation(request.command)
+        if not candidate_packs(scan_text(request.command), cfg.packs):
+            return Evaluation(request.command)
+        match = synthetic("too-complex", request.command, str(exc))
+        return Evaluation(request.command, (match.command,), (match,), tuple(cfg.packs))
 
 
-def too_complex(line: str, packs: Sequence[str], why: str) -> Evaluation | None:
-    """The ``core.dcg:too-complex`` match for a line that mentions an enabled pack."""
+def file_evaluation(request: HookRequest) -> Evaluation:
+    """The ``core.dcg`` match of a file tool that writes dcg's state or hook settings."""
+    from dcg import selfguard
     from dcg.engine import Evaluation
     from dcg.model import Match
     from dcg.packs import load
     from dcg.shell.command import Command
 
-    if not candidate_packs(scan_text(line), packs):
-        return None
+    kind = selfguard.file_kind(list(request.paths), request.cwd)
+    if kind is None:
+        return Evaluation(request.command)
     pack = load("core.dcg")
-    rule = next(r for r in pack.rules if r.name == "too-complex")
+    name = {"state": "write-state", "hooks": "edit-hooks"}.get(kind, "disable")
+    rule = next(r for r in pack.rules if r.name == name)
+    command = Command((request.tool, *request.paths), via=(f"{request.tool} tool",))
+    return Evaluation(request.command, (command,), (Match(pack, rule, command),), (pack.id,))
+
+
+def synthetic(rule_name: str, line: str, why: str) -> Match:
+    """A match of one of ``core.dcg``'s pattern-less rules (too-complex, too-large)."""
+    from dcg.model import Match
+    from dcg.packs import load
+    from dcg.shell.command import Command
+
+    pack = load("core.dcg")
+    rule = next(r for r in pack.rules if r.name == rule_name)
     command = Command((line[:200],), data=(("(not analysed)", why),))
-    return Evaluation(line, (command,), (Match(pack, rule, command),), tuple(packs))
+    return Match(pack, rule, command)
 
 
 def log_error(exc: BaseException) -> None:

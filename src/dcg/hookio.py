@@ -22,14 +22,20 @@ class HookRequest(Frozen):
     ``permission_mode`` is the agent's mode where it sends one (Claude Code:
     ``default``, ``plan``, ``acceptEdits``, ``auto``, ``dontAsk``,
     ``bypassPermissions``); ``interactive`` is False when the agent runs headless and
-    cannot show a prompt.
+    cannot show a prompt. ``paths`` are the files a file-writing tool (Claude Code's
+    ``Write``/``Edit``, Gemini's ``write_file``, …) is about to change; such a request
+    has ``shell == "file"`` and ``command`` says in words what the tool does.
+    ``dialect`` names a second payload format of the same agent (Copilot's
+    ``"vscode"``), answered in that format.
     """
 
     __slots__ = (
         "agent",
         "command",
         "cwd",
+        "dialect",
         "interactive",
+        "paths",
         "permission_mode",
         "session_id",
         "shell",
@@ -44,6 +50,8 @@ class HookRequest(Frozen):
     shell: str
     permission_mode: str | None
     interactive: bool
+    paths: tuple[str, ...]
+    dialect: str | None
 
     def __init__(
         self,
@@ -56,6 +64,8 @@ class HookRequest(Frozen):
         shell: str = "bash",
         permission_mode: str | None = None,
         interactive: bool = True,
+        paths: tuple[str, ...] = (),
+        dialect: str | None = None,
     ) -> None:
         self._set("agent", agent)
         self._set("command", command)
@@ -65,10 +75,12 @@ class HookRequest(Frozen):
         self._set("shell", shell)
         self._set("permission_mode", permission_mode)
         self._set("interactive", interactive)
+        self._set("paths", paths)
+        self._set("dialect", dialect)
 
 
-# Response levels, lowest to highest. Plain strings on the hot path; dcg.levels has the
-# enums used by the rest of the code.
+# Response levels, lowest to highest: plain strings everywhere (config.LEVELS validates
+# them), as enum would cost the hook its start-up budget.
 WARNING = "warning"
 SOFT_BLOCK = "soft_block"
 HARD_BLOCK = "hard_block"
@@ -83,8 +95,9 @@ class Outcome(Frozen):
     the agent cannot ask. ``fields`` are the draft's JSON fields in order
     (``responseLevel``, ``sessionOccurrence``, …, ``ruleId``, ``packId``, ``severity``,
     ``confirmCode``/``allowOnceCode``, ``remediation``). ``model_text`` is what the
-    model reads (the deny reason or the warning context), ``human_text`` the draft's
-    stderr block, ``summary`` one line for a user-only notice.
+    model reads (the deny reason or the warning context) and never holds an approval
+    code; ``human_text`` (the draft's human block) and ``summary`` (one line) may hold the
+    code and go only to an agent's user-only channel (decisions.md 10.2).
     """
 
     __slots__ = (

@@ -25,6 +25,10 @@ class JSONError(ValueError):
     """Raised for input that is not one JSON document."""
 
 
+class JSONTooDeep(JSONError):
+    """Raised for a document nested deeper than the decoder can follow."""
+
+
 def _raise_constant(name: str) -> Any:
     raise JSONError(f"invalid constant {name}")
 
@@ -64,7 +68,9 @@ def loads(text: str) -> Any:
         value, end = _scanner(text, i)
     except StopIteration as stop:
         raise JSONError(f"invalid JSON at offset {stop.value}") from None
-    except (ValueError, RecursionError, SystemError) as exc:
+    except RecursionError:
+        raise JSONTooDeep("JSON nested too deeply to decode") from None
+    except (ValueError, SystemError) as exc:
         # SystemError: CPython's scanner reports some truncated documents that way.
         raise JSONError(str(exc) or "invalid JSON") from None
     finally:

@@ -17,7 +17,20 @@ def user_config() -> str:
 
 def system_config() -> str:
     # DCG_SYSTEM_CONFIG exists so tests never read the machine's /etc.
-    return os.environ.get("DCG_SYSTEM_CONFIG") or "/etc/dcg/config.toml"
+    explicit = os.environ.get("DCG_SYSTEM_CONFIG")
+    if explicit:
+        return explicit
+    return os.path.join(os.environ.get("DCG_SYSTEM_DIR") or "/etc/dcg", "config.toml")
+
+
+def system_dir() -> str:
+    """``/etc/dcg`` or ``$DCG_SYSTEM_DIR``: system config, allowlist and managed policy."""
+    return os.environ.get("DCG_SYSTEM_DIR") or os.path.dirname(system_config())
+
+
+def managed_file() -> str:
+    """The organisation's policy (decisions.md 10.8), written by its config management."""
+    return os.path.join(system_dir(), "managed.toml")
 
 
 def history_file() -> str:
@@ -37,7 +50,7 @@ def allowlist_file() -> str:
 
 
 def system_allowlist_file() -> str:
-    return os.path.join(os.path.dirname(system_config()), "allowlist.toml")
+    return os.path.join(system_dir(), "allowlist.toml")
 
 
 def session_dir() -> str:

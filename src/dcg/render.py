@@ -94,7 +94,12 @@ def allowlist_command(rule_id: str) -> str:
 
 
 def fields(f: Facts) -> dict[str, object]:
-    """The draft's JSON fields for this level, plus packId, severity and remediation."""
+    """The draft's JSON fields for this level, plus packId, severity and remediation.
+
+    Agents receive them only with ``[hook] details`` (decisions.md 10.9), and then
+    without the codes (:func:`dcg.agents._common.detail_fields`): an agent may hand them
+    to the model (decisions.md 10.2).
+    """
     out: dict[str, object] = {"responseLevel": f.level, "sessionOccurrence": f.session_count}
     if f.level != "hard_block":
         out["sessionThreshold"] = f.session_threshold
@@ -232,23 +237,35 @@ def model_text(f: Facts) -> str:
             "it will be blocked. " + _NO_WORKAROUND.replace("Do not try", "If blocked, do not try")
         )
     text = f"BLOCKED by dcg: {_about(f)} {_NO_WORKAROUND}"
+    # No approval code here (decisions.md 10.2): the model reads this text, and only a
+    # person may approve. The code goes to the agent's user-only channel, or nowhere.
     if f.level == "soft_block":
         return (
-            text + f" If the user wants it run, they can approve it by running "
-            f"`dcg confirm {f.code}` in their own terminal; then re-run exactly the same "
+            text + " If the user wants it run, ask them to run `dcg confirm` in their own "
+            "terminal (not through you) and pick this command; then re-run exactly the same "
             "command in the same directory (valid once, for 5 minutes)."
         )
     return (
-        text + f" Only the user can allow it: by running `dcg allow-once {f.code}` in "
-        "their own terminal (then re-run exactly the same command in the same directory), "
-        f"or by adding it to their allowlist (`{allowlist_command(f.rule_id)}`)."
+        text + " Only the user can allow it: ask them to run `dcg allow-once` in their own "
+        "terminal (not through you) and pick this command, then re-run exactly the same "
+        "command in the same directory; or they can add it to their allowlist "
+        f"(`{allowlist_command(f.rule_id)}`)."
     )
+
+
+# When the approval code could not be stored (state not writable), none is offered.
+_NO_CODE = (
+    "dcg could not store an approval code (its state directory is not writable), so it "
+    "cannot be approved through dcg; the user can run the command in their own terminal."
+)
 
 
 def summary(f: Facts) -> str:
     """One line for a user-only notice (``systemMessage``)."""
     if f.level == "warning":
         return f"dcg warning: {f.rule_id} matched `{_short(f.command)}` (allowed)."
+    if not f.code:
+        return f"dcg blocked {f.rule_id}: `{_short(f.command)}`. {_NO_CODE}"
     if f.level == "soft_block":
         return f"dcg blocked {f.rule_id}: `{_short(f.command)}`. To allow it: dcg confirm {f.code}"
     return f"dcg blocked {f.rule_id}: `{_short(f.command)}`. To allow it: dcg allow-once {f.code}"

@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from dcg import agents, jsonfast
+from dcg.agents import _fields
 from dcg.hookio import HARD_BLOCK, SOFT_BLOCK, WARNING, Outcome, Reply
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
@@ -16,10 +17,19 @@ UPDATE = os.environ.get("DCG_UPDATE_GOLDEN") == "1"
 
 COMMAND = "git reset --hard HEAD~1"
 
-# One realistic stdin per agent, as each agent documents it (hook-protocols.md).
+# Golden variants: each agent, Copilot's second payload format, and Claude Code with
+# `[hook] details` on. Variant -> (agent, payload file, details).
+VARIANTS: dict[str, tuple[str, str, bool]] = {
+    **{agent: (agent, agent, False) for agent in agents.AGENTS},
+    "copilot-vscode": ("copilot", "copilot-vscode", False),
+    "claude-details": ("claude", "claude", True),
+    "codex-details": ("codex", "codex", True),
+}
+
+# One realistic stdin per agent and format, as each agent documents it (hook-protocols.md).
 PAYLOADS: dict[str, dict[str, object]] = {
-    agent: json.loads((GOLDEN / "payloads" / f"{agent}.json").read_text())
-    for agent in agents.AGENTS
+    name: json.loads((GOLDEN / "payloads" / f"{name}.json").read_text())
+    for name in {payload for _, payload, _ in VARIANTS.values()}
 }
 
 _STOP = "Do not work around this block with another tool, interpreter or script; ask the user."
@@ -73,8 +83,8 @@ OUTCOMES: dict[str, Outcome] = {
         },
         model_text=(
             "dcg blocked `git reset --hard HEAD~1` (core.git:reset-hard, high): it discards "
-            "uncommitted changes. To proceed, the user runs `dcg confirm 7f3a` in a terminal "
-            f"and you retry the same command. {_STOP}"
+            "uncommitted changes. To proceed, ask the user to run `dcg confirm` in their own "
+            f"terminal and pick this command, then retry the same command. {_STOP}"
         ),
         human_text=(
             "🛑 dcg SOFT BLOCK: Command requires confirmation\n\n"
@@ -103,8 +113,8 @@ OUTCOMES: dict[str, Outcome] = {
         },
         model_text=(
             "dcg blocked `git reset --hard HEAD~1` (core.git:reset-hard, high): blocked 6 "
-            "times in the last 24h. Only the user can allow it, with `dcg allow-once 9b2e` "
-            f"or an allowlist entry. {_STOP}"
+            "times in the last 24h. Only the user can allow it: ask them to run `dcg allow-once` "
+            f"in their own terminal, or to add an allowlist entry. {_STOP}"
         ),
         human_text=(
             "🚫 dcg HARD BLOCK: Command blocked (threshold exceeded)\n\n"
@@ -123,23 +133,28 @@ OUTCOMES["soft-ask"] = Outcome(
     fields={**OUTCOMES["soft-block"].fields},
     model_text=OUTCOMES["soft-block"].model_text,
     human_text=OUTCOMES["soft-block"].human_text,
-    summary="dcg: core.git:reset-hard (high) discards uncommitted changes. Run it?",
+    # As graduation builds it: the summary names the code, so where it goes matters.
+    summary=(
+        "dcg blocked core.git:reset-hard: `git reset --hard HEAD~1`. To allow it: dcg confirm 7f3a"
+    ),
 )
 
 CASES = ("no-match", "warning", "soft-block", "hard-block", "soft-ask", "malformed", "error")
 
 
-def _reply(agent: str, case: str) -> Reply:
+def _reply(variant: str, case: str) -> Reply:
+    agent, payload, details = VARIANTS[variant]
     if case == "malformed":
         with pytest.raises(jsonfast.JSONError):
             jsonfast.loads('{"tool_name": "Bash", "tool_input": {"command": ')
         return agents.render_malformed(agent)
+    request = agents.read_request(PAYLOADS[payload], None)
     if case == "error":
-        return agents.render_error(agent, "TimeoutError: evaluation budget exceeded")
-    request = agents.read_request(PAYLOADS[agent], None)
+        dialect = request.dialect if request is not None else None
+        return agents.render_error(agent, "TimeoutError: evaluation budget exceeded", dialect)
     assert request is not None
     assert request.agent == agent
-    return agents.render(request, OUTCOMES.get(case))
+    return agents.render(request, OUTCOMES.get(case), details=details)
 
 
 def _serialise(reply: Reply) -> str:
@@ -147,12 +162,12 @@ def _serialise(reply: Reply) -> str:
 
 
 @pytest.mark.parametrize(
-    ("agent", "case"),
-    [pytest.param(a, c, id=f"{a}-{c}") for a in agents.AGENTS for c in CASES],
+    ("variant", "case"),
+    [pytest.param(v, c, id=f"{v}-{c}") for v in VARIANTS for c in CASES],
 )
-def test_golden_output(agent: str, case: str) -> None:
-    actual = _serialise(_reply(agent, case)).encode()
-    path = GOLDEN / agent / f"{case}.txt"
+def test_golden_output(variant: str, case: str) -> None:
+    actual = _serialise(_reply(variant, case)).encode()
+    path = GOLDEN / variant / f"{case}.txt"
     if UPDATE:
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_bytes(actual)
@@ -171,13 +186,21 @@ def _keys_outside(value: object, accepted: dict[str, frozenset[str]], path: str)
     return bad
 
 
+def _documented(variant: str) -> dict[str, frozenset[str]]:
+    agent, _, details = VARIANTS[variant]
+    if variant == "copilot-vscode":
+        return _fields.fields("copilot-vscode")
+    return _fields.with_details(agent) if details else _fields.fields(agent)
+
+
 @pytest.mark.parametrize(
-    ("agent", "case"),
-    [pytest.param(a, c, id=f"{a}-{c}") for a in agents.AGENTS for c in CASES],
+    ("variant", "case"),
+    [pytest.param(v, c, id=f"{v}-{c}") for v in VARIANTS for c in CASES],
 )
-def test_output_has_only_accepted_fields(agent: str, case: str) -> None:
-    reply = _reply(agent, case)
-    accepted = agents.adapter(agent).OUTPUT_FIELDS
+def test_output_has_only_documented_fields(variant: str, case: str) -> None:
+    """Every key of every reply is in the agent's documented set (dcg.agents._fields)."""
+    reply = _reply(variant, case)
+    accepted = _documented(variant)
     if not accepted:
         assert reply.stdout == ""
         return
@@ -186,6 +209,75 @@ def test_output_has_only_accepted_fields(agent: str, case: str) -> None:
     body = json.loads(reply.stdout)
     assert isinstance(body, dict)
     assert _keys_outside(body, accepted, "") == []
+
+
+@pytest.mark.parametrize("agent", [pytest.param(a, id=a) for a in agents.AGENTS])
+def test_adapter_declares_the_table_entry(agent: str) -> None:
+    assert _fields.fields(agent) == agents.adapter(agent).OUTPUT_FIELDS
+    _, source, date = _fields.DOCUMENTED[agent]
+    assert source and date.startswith("20")
+
+
+def test_field_check_catches_an_undocumented_key() -> None:
+    body = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "responseLevel": "x"}}
+    assert _keys_outside(body, _fields.fields("claude"), "") == ["hookSpecificOutput.responseLevel"]
+
+
+def test_claude_without_details_has_no_draft_fields() -> None:
+    body = json.loads(_reply("claude", "soft-block").stdout)
+    assert set(body["hookSpecificOutput"]) == {
+        "hookEventName",
+        "permissionDecision",
+        "permissionDecisionReason",
+    }
+    detailed = json.loads(_reply("claude-details", "soft-block").stdout)
+    assert detailed["hookSpecificOutput"]["responseLevel"] == "soft_block"
+
+
+def test_codex_never_gets_details() -> None:
+    assert _reply("codex-details", "soft-block").stdout == _reply("codex", "soft-block").stdout
+
+
+_CODES = ("7f3a", "9b2e")
+# Where each agent's person, and only the person, reads text (hook-protocols.md).
+_USER_ONLY = {
+    "claude": "systemMessage",
+    "codex": "systemMessage",
+    "factory": "systemMessage",
+    "gemini": "systemMessage",
+    "cursor": "user_message",
+    "opencode": "message",
+}
+
+
+@pytest.mark.parametrize(
+    ("variant", "case"),
+    [
+        pytest.param(v, c, id=f"{v}-{c}")
+        for v in VARIANTS
+        for c in ("soft-block", "hard-block", "soft-ask")
+    ],
+)
+def test_code_only_in_the_user_only_channel(variant: str, case: str) -> None:
+    """decisions.md 10.2: no approval code where the model can read it."""
+    agent = VARIANTS[variant][0]
+    reply = _reply(variant, case)
+    body = json.loads(reply.stdout) if reply.stdout else {}
+    channel = _USER_ONLY.get(agent)
+    rest = {k: v for k, v in body.items() if k != channel}
+    model_side = json.dumps(rest) + reply.stderr
+    assert not any(code in model_side for code in _CODES)
+    if channel is not None and case != "soft-ask":
+        assert any(code in str(body.get(channel)) for code in _CODES)
+
+
+def test_claude_soft_block_code_only_in_system_message() -> None:
+    body = json.loads(_reply("claude", "soft-block").stdout)
+    assert "7f3a" in body["systemMessage"]
+    reason = body["hookSpecificOutput"]["permissionDecisionReason"]
+    assert "7f3a" not in reason
+    assert "`dcg confirm`" in reason and "their own terminal" in reason
+    assert _reply("claude", "soft-block").stderr == ""
 
 
 # What each agent's JSON must say for each level (the degradation table).
@@ -198,7 +290,16 @@ DECISIONS = [
     pytest.param("codex", "soft-ask", "deny", id="codex-ask-degrades"),
     pytest.param("codex", "hard-block", "deny", id="codex-hard-deny"),
     pytest.param("gemini", "warning", None, id="gemini-warning-no-decision"),
-    pytest.param("gemini", "soft-ask", "deny", id="gemini-ask-degrades"),
+    pytest.param("gemini", "soft-ask", "ask", id="gemini-soft-ask"),
+    pytest.param("gemini", "soft-block", "deny", id="gemini-soft-deny"),
+    pytest.param("factory", "warning", None, id="factory-warning-no-decision"),
+    pytest.param("factory", "soft-ask", "ask", id="factory-soft-ask"),
+    pytest.param("factory", "hard-block", "deny", id="factory-hard-deny"),
+    pytest.param("copilot-vscode", "soft-block", "deny", id="copilot-vscode-soft-deny"),
+    pytest.param("qwen", "warning", None, id="qwen-warning-no-decision"),
+    pytest.param("qwen", "soft-ask", "ask", id="qwen-soft-ask"),
+    pytest.param("qwen", "hard-block", "deny", id="qwen-hard-deny"),
+    pytest.param("copilot-vscode", "soft-ask", "ask", id="copilot-vscode-soft-ask"),
     pytest.param("gemini", "hard-block", "deny", id="gemini-hard-deny"),
     pytest.param("copilot", "warning", None, id="copilot-warning-no-decision"),
     pytest.param("copilot", "soft-ask", "ask", id="copilot-soft-ask"),
@@ -269,7 +370,7 @@ def test_claude_ask_only_where_it_is_honoured(
     body = json.loads(agents.render(request, OUTCOMES["soft-ask"]).stdout)
     assert body["hookSpecificOutput"]["permissionDecision"] == decision
     reason = body["hookSpecificOutput"]["permissionDecisionReason"]
-    assert ("dcg confirm 7f3a" in reason) == (decision == "deny")
+    assert "7f3a" not in reason
 
 
 def test_hard_block_never_asks() -> None:

@@ -137,3 +137,33 @@ def test_plain_output_when_piped(isolated_home: Path, no_agents_on_path: None) -
 )
 def test_stopped(agent: str, stdout: str, code: int, expected: bool) -> None:
     assert stopped(agent, stdout, code) is expected
+
+
+@pytest.mark.parametrize(
+    ("version", "ok"),
+    [
+        pytest.param("1.0.146", True, id="v1"),
+        pytest.param("0.15.2", True, id="v0"),
+        pytest.param("2.0.0", False, id="v2"),
+        pytest.param("2.1.3-beta", False, id="v2-beta"),
+        pytest.param(None, True, id="unknown"),
+    ],
+)
+def test_doctor_reports_whether_the_opencode_plugin_loads(version: str | None, ok: bool) -> None:
+    from dcg.commands.doctor import opencode_loads
+
+    finding = opencode_loads(version)
+    assert finding.ok is ok and finding.fatal is not ok
+    assert (version or "unknown") in finding.detail
+
+
+@pytest.mark.parametrize(
+    "agent", [pytest.param(a, id=a) for a in ("factory", "opencode", "cursor")]
+)
+def test_new_and_changed_agents_pass_the_self_test(
+    agent: str, dcg_exe: str, isolated_home: Path, no_agents_on_path: None
+) -> None:
+    install([agent], exe=dcg_exe, stdout=io.StringIO())
+    code, findings = _run()
+    assert _failed(findings) == set() and code == 0
+    assert (agent, "self-test") in {(f["scope"], f["check"]) for f in findings}

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 import io
 import json
+import re
+import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -58,6 +61,22 @@ EXISTING: dict[str, str] = {
 }
 """,
     "windsurf": """{"hooks": {"post_write_code": [{"command": "lint", "show_output": false}]}}""",
+    "qwen": """{
+  "model": {"name": "qwen3-coder-plus"},
+  "hooks": {
+    "PostToolUse": [{"matcher": "write_file", "hooks": [{"type": "command", "command": "fmt"}]}]
+  }
+}
+""",
+    "factory": """{
+  "hooks": {
+    "PreToolUse": [
+      {"matcher": "Create|Edit", "hooks": [{"type": "command", "command": "/usr/bin/fmt-check"}]}
+    ],
+    "SessionStart": [{"hooks": [{"type": "command", "command": "echo hello"}]}]
+  }
+}
+""",
 }
 
 
@@ -148,9 +167,61 @@ def test_bash_only_matcher_is_fixed(isolated_home: Path) -> None:
     path = _path(isolated_home, "claude")
     old = {"type": "command", "command": f"{EXE} hook"}
     _write(path, json.dumps({"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [old]}]}}))
-    assert "matcher 'Bash' -> 'Bash|PowerShell'" in _install("claude")
+    assert f"matcher 'Bash' -> {_hooks.MATCHERS['claude']!r}" in _install("claude")
     groups = json.loads(path.read_text())["hooks"]["PreToolUse"]
-    assert [g["matcher"] for g in groups] == ["Bash|PowerShell"]
+    assert [g["matcher"] for g in groups] == [_hooks.MATCHERS["claude"]]
+
+
+@pytest.mark.parametrize(
+    ("agent", "tools"),
+    [
+        pytest.param(
+            "claude",
+            ("Bash", "PowerShell", "Write", "Edit", "MultiEdit", "NotebookEdit"),
+            id="claude",
+        ),
+        pytest.param("codex", ("Bash", "apply_patch"), id="codex"),
+        pytest.param("gemini", ("run_shell_command", "write_file", "replace"), id="gemini"),
+    ],
+)
+def test_installed_matcher_covers_file_tools(
+    isolated_home: Path, agent: str, tools: tuple[str, ...]
+) -> None:
+    import re
+
+    _install(agent)
+    data = json.loads(_path(isolated_home, agent).read_text())
+    matchers = [m for m, _ in _hooks.registered(agent, data)]
+    assert matchers, f"no dcg hook registered for {agent}"
+    for tool in tools:
+        assert all(re.search(str(m), tool) for m in matchers), (agent, tool, matchers)
+    # The agents match the whole tool name; a substring must not be mistaken for a tool.
+    assert not any(re.fullmatch(str(m), "Read") for m in matchers)
+
+
+def test_windsurf_is_registered_for_file_writes_too(isolated_home: Path) -> None:
+    path = _path(isolated_home, "windsurf")
+    _write(path, EXISTING["windsurf"])
+    _install("windsurf")
+    hooks = json.loads(path.read_text())["hooks"]
+    for event in ("pre_run_command", "pre_write_code"):
+        assert [g["command"] for g in hooks[event]] == [f"{EXE} hook --agent windsurf"], event
+    assert hooks["post_write_code"] == [{"command": "lint", "show_output": False}]
+    _install("windsurf")  # idempotent: no second entry in either event
+    again = json.loads(path.read_text())["hooks"]
+    assert again == hooks
+    _uninstall("windsurf")
+    left = json.loads(path.read_text())["hooks"]
+    assert "pre_run_command" not in left and "pre_write_code" not in left
+    assert left["post_write_code"] == hooks["post_write_code"]
+
+
+def test_shell_only_matcher_is_widened_to_file_tools(isolated_home: Path) -> None:
+    path = _path(isolated_home, "claude")
+    old = {"type": "command", "command": f"{EXE} hook"}
+    group = {"matcher": "Bash|PowerShell", "hooks": [old]}
+    _write(path, json.dumps({"hooks": {"PreToolUse": [group]}}))
+    assert "-> 'Bash|PowerShell|Write|Edit|MultiEdit|NotebookEdit'" in _install("claude")
 
 
 def test_moved_binary_is_updated_not_duplicated(isolated_home: Path) -> None:
@@ -170,6 +241,8 @@ def test_moved_binary_is_updated_not_duplicated(isolated_home: Path) -> None:
         pytest.param("gemini", f"{EXE} hook --agent gemini", id="gemini"),
         pytest.param("cursor", f"{EXE} hook --agent cursor", id="cursor"),
         pytest.param("windsurf", f"{EXE} hook --agent windsurf", id="windsurf"),
+        pytest.param("factory", f"{EXE} hook --agent factory", id="factory"),
+        pytest.param("qwen", f"{EXE} hook --agent qwen", id="qwen"),
     ],
 )
 def test_hook_entry_per_agent(agent: str, command: str, isolated_home: Path) -> None:
@@ -246,3 +319,127 @@ def test_foreign_owned_file_is_not_overwritten(isolated_home: Path) -> None:
         _install("opencode")
     _uninstall("opencode")
     assert path.exists()
+
+
+def test_factory_goes_in_hooks_json_for_the_execute_tool(isolated_home: Path) -> None:
+    _install("factory")
+    path = isolated_home / ".factory" / "hooks.json"
+    [group] = json.loads(path.read_text())["hooks"]["PreToolUse"]
+    assert group["matcher"] == "Execute"
+    assert group["hooks"] == [
+        {"type": "command", "command": f"{EXE} hook --agent factory", "timeout": 10}
+    ]
+
+
+def test_opencode_plugin_goes_in_plugins_and_leaves_others_alone(isolated_home: Path) -> None:
+    other = isolated_home / ".config" / "opencode" / "plugins" / "mine.js"
+    _write(other, "export const Mine = async () => ({});\n")
+    _install("opencode")
+    path = _path(isolated_home, "opencode")
+    assert path == isolated_home / ".config" / "opencode" / "plugins" / "dcg.js"
+    assert path.exists()
+    _uninstall("opencode")
+    assert not path.exists()
+    assert other.read_bytes() == b"export const Mine = async () => ({});\n"
+
+
+def test_opencode_shim_shows_the_message_only_as_a_toast(isolated_home: Path) -> None:
+    _install("opencode")
+    text = _path(isolated_home, "opencode").read_text()
+    assert "client?.tui?.showToast?.({ body: { message: reply.message, variant } })" in text
+    assert "throw new Error(reply.message" not in text
+
+
+def test_cursor_entry_has_no_fail_closed(isolated_home: Path) -> None:
+    _install("cursor")
+    [entry] = json.loads(_path(isolated_home, "cursor").read_text())["hooks"][
+        "beforeShellExecution"
+    ]
+    assert "failClosed" not in entry
+
+
+def test_cursor_fail_closed_from_an_older_install_is_removed(isolated_home: Path) -> None:
+    path = _path(isolated_home, "cursor")
+    old = {"command": f"{EXE} hook --agent cursor", "timeout": 30, "failClosed": True}
+    _write(path, json.dumps({"version": 1, "hooks": {"beforeShellExecution": [old]}}))
+    assert "removed failClosed" in _install("cursor")
+    [entry] = json.loads(path.read_text())["hooks"]["beforeShellExecution"]
+    assert "failClosed" not in entry
+
+
+@pytest.mark.parametrize(
+    ("agent", "step"),
+    [
+        pytest.param("claude", "workspace-trust", id="claude"),
+        pytest.param("codex", "/hooks", id="codex"),
+        pytest.param("gemini", "fingerprint", id="gemini"),
+        pytest.param("opencode", "v2", id="opencode"),
+        pytest.param("factory", "droid", id="factory"),
+        pytest.param("qwen", "trusted", id="qwen"),
+    ],
+)
+def test_install_says_what_to_do_before_the_hook_runs(
+    agent: str, step: str, isolated_home: Path
+) -> None:
+    assert step in _install(agent)
+
+
+_NODE_RUN = """
+import { DcgPlugin } from "./dcg.mjs";
+const toasts = [];
+const client = { tui: { showToast: async (x) => { toasts.push(x.body.message); } } };
+const plugin = await DcgPlugin({ directory: process.cwd(), client });
+const results = [];
+for (const command of JSON.parse(process.argv[2])) {
+  try {
+    await plugin["tool.execute.before"]({ tool: "bash", sessionID: "s", callID: "c" },
+                                        { args: { command } });
+    results.push({ command, blocked: false });
+  } catch (e) {
+    results.push({ command, blocked: true, error: e.message });
+  }
+}
+console.log(JSON.stringify({ results, toasts }));
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
+def test_opencode_shim_blocks_under_node_and_keeps_the_code_out_of_the_error(
+    isolated_home: Path, dcg_exe: str, tmp_path: Path
+) -> None:
+    """The v1 plugin as OpenCode loads it, with a stand-in client; dcg runs for real."""
+    work = tmp_path / "shim"
+    work.mkdir()
+    (work / "dcg.mjs").write_text(_hooks.owned_text("opencode", f"{dcg_exe} hook --agent opencode"))
+    (work / "run.mjs").write_text(_NODE_RUN)
+    commands = ["ls -la", "rm -rf ~"]
+    proc = subprocess.run(
+        ["node", "run.mjs", json.dumps(commands)],
+        cwd=work,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert proc.returncode == 0, proc.stderr
+    out = json.loads(proc.stdout)
+    assert [r["blocked"] for r in out["results"]] == [False, True]
+    error = out["results"][1]["error"]
+    assert "core.filesystem" in error and "`dcg allow-once`" in error
+    [toast] = out["toasts"]
+    code = re.search(r"Code: ([0-9a-f]{4})", toast)
+    assert code is not None and code.group(1) not in error
+
+
+def test_opencode_plugin_from_an_older_dcg_is_moved_to_plugins(isolated_home: Path) -> None:
+    legacy = isolated_home / ".config" / "opencode" / "plugin" / "dcg.js"
+    _write(legacy, _hooks.owned_text("opencode", f"{EXE} hook --agent opencode"))
+    foreign = isolated_home / ".config" / "opencode" / "plugin" / "other.js"
+    _write(foreign, "export const Other = async () => ({});\n")
+    report = _install("opencode")
+    assert "removed the plugin an older dcg wrote" in report
+    assert not legacy.exists() and _path(isolated_home, "opencode").exists()
+    assert foreign.exists()
+    _write(legacy, _hooks.owned_text("opencode", f"{EXE} hook --agent opencode"))
+    _uninstall("opencode")
+    assert not legacy.exists() and not _path(isolated_home, "opencode").exists()
+    assert foreign.read_text() == "export const Other = async () => ({});\n"

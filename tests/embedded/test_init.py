@@ -155,3 +155,12 @@ def test_a_directory_change_moves_later_commands(
     lang: str, code: str, expected: list[tuple[str, str]]
 ) -> None:
     assert analyze(lang, code) == expected
+
+
+def test_a_string_prefix_at_the_end_of_interpolated_code_is_not_a_string() -> None:
+    # Found by the property test above: `f'{f'{` made the fallback lexer read past the end.
+    run = _runner("python")
+    assert run is not None
+    sink = Sink()
+    run("f'{f'{", sink, 0)
+    assert sink.found == []

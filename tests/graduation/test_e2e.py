@@ -14,6 +14,12 @@ SCHEMA = json.loads(
 )
 
 
+@pytest.fixture(autouse=True)
+def _hook_details(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read the draft's fields: ask the hook for them (decisions.md 10.9)."""
+    monkeypatch.setenv("DCG_HOOK_DETAILS", "1")
+
+
 def hook(exe: str, command: str, *args: str, session: str = "e2e") -> str | None:
     payload = {
         "session_id": session,

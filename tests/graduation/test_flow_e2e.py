@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -12,6 +13,12 @@ import pytest
 
 CWD = "/home/dev/project"
 COMMAND = "git reset --hard HEAD~1"
+
+
+@pytest.fixture(autouse=True)
+def _hook_details(monkeypatch: pytest.MonkeyPatch) -> None:
+    """These tests read the draft's fields: ask the hook for them (decisions.md 10.9)."""
+    monkeypatch.setenv("DCG_HOOK_DETAILS", "1")
 
 
 def hook(
@@ -31,8 +38,13 @@ def hook(
     assert proc.returncode == 0, proc.stderr
     if not proc.stdout.strip():
         return {}
-    out = json.loads(proc.stdout)["hookSpecificOutput"]
+    doc = json.loads(proc.stdout)
+    out = doc["hookSpecificOutput"]
     assert isinstance(out, dict)
+    # The approval code is only in the user-only systemMessage (decisions.md 10.2).
+    found = re.search(r"Code: ([0-9a-f]{4})", str(doc.get("systemMessage", "")))
+    if found:
+        out["code"] = found.group(1)
     return out
 
 
@@ -58,10 +70,11 @@ def test_confirm_lets_exactly_one_rerun_through(dcg_exe: str) -> None:
     hook(dcg_exe)
     soft = hook(dcg_exe)
     assert soft["responseLevel"] == "soft_block" and soft["permissionDecision"] == "deny"
-    code = str(soft["confirmCode"])
+    code = str(soft["code"])
+    assert code not in str(soft["permissionDecisionReason"])
     remediation = soft["remediation"]
     assert isinstance(remediation, dict)
-    assert remediation["confirmCommand"] == f"dcg confirm {code}"
+    assert remediation["confirmCommand"] == "dcg confirm"
     # The code is only for this command in this directory.
     other_dir = hook(dcg_exe, cwd="/home/dev/other")
     assert other_dir.get("permissionDecision") == "deny"
@@ -77,7 +90,7 @@ def test_confirm_lets_exactly_one_rerun_through(dcg_exe: str) -> None:
 def test_allow_once_works_until_expiry(dcg_exe: str) -> None:
     hard = hook(dcg_exe, "rm -rf ~")
     assert hard["responseLevel"] == "hard_block"
-    code = str(hard["allowOnceCode"])
+    code = str(hard["code"])
     assert human(dcg_exe, "allow-once", code).returncode == 0
     assert hook(dcg_exe, "rm -rf ~") == {}
     assert hook(dcg_exe, "rm -rf ~") == {}  # not single-use: works until it expires
@@ -119,3 +132,60 @@ def test_approval_commands_refuse_without_a_terminal(dcg_exe: str) -> None:
     )
     assert proc.returncode != 0
     assert "terminal" in proc.stderr.lower()
+
+
+def _picker(exe: str, action: str, answer: bytes) -> tuple[int, str]:
+    """Run ``dcg ACTION`` with no code inside a pty, type ``answer``, return (rc, screen)."""
+    import pty
+    import select
+    import time
+
+    pid, fd = pty.fork()
+    if pid == 0:  # the child: the person's terminal
+        os.execv(exe, [exe, action])
+    screen = b""
+    deadline = time.monotonic() + 30
+    sent = False
+    while time.monotonic() < deadline:
+        ready, _, _ = select.select([fd], [], [], 0.2)
+        if ready:
+            try:
+                chunk = os.read(fd, 4096)
+            except OSError:
+                break
+            if not chunk:
+                break
+            screen += chunk
+        if not sent and b"Which one?" in screen:
+            os.write(fd, answer)
+            sent = True
+    _, status = os.waitpid(pid, 0)
+    os.close(fd)
+    return os.waitstatus_to_exitcode(status), screen.decode(errors="replace")
+
+
+def test_confirm_without_code_lists_pending_and_approves_the_pick(dcg_exe: str) -> None:
+    """decisions.md 10.2: the person picks the item in their own terminal; no code needed."""
+    for _ in range(3):
+        soft = hook(dcg_exe)
+    assert soft["responseLevel"] == "soft_block"
+    rc, screen = _picker(dcg_exe, "confirm", b"1\n")
+    assert rc == 0, screen
+    assert COMMAND in screen and CWD in screen and "ago" in screen
+    assert "Confirmed" in screen
+    assert hook(dcg_exe) == {}  # the picked command now runs once
+
+
+def test_allow_once_without_code_cancels_on_enter(dcg_exe: str) -> None:
+    hard = hook(dcg_exe, "rm -rf ~")
+    assert hard["responseLevel"] == "hard_block"
+    rc, screen = _picker(dcg_exe, "allow-once", b"\n")
+    assert rc != 0 and "rm -rf ~" in screen and "cancelled" in screen
+    assert hook(dcg_exe, "rm -rf ~").get("permissionDecision") == "deny"
+
+
+def test_confirm_without_code_refuses_without_a_terminal(dcg_exe: str) -> None:
+    proc = subprocess.run(
+        [dcg_exe, "confirm"], input="1\n", capture_output=True, text=True, timeout=30
+    )
+    assert proc.returncode != 0 and "terminal" in proc.stderr

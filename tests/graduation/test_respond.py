@@ -12,6 +12,7 @@ import jsonschema
 import pytest
 
 from dcg import graduation, paths
+from dcg.agents._common import detail_fields
 from dcg.hookio import HookRequest, Outcome
 from dcg.model import Match
 from dcg.state import codes
@@ -26,12 +27,12 @@ def claude_output(outcome: Outcome) -> dict[str, object]:
     """The Claude Code stdout decisions.md section 3 prescribes for an outcome."""
     hso: dict[str, object] = {"hookEventName": "PreToolUse"}
     if outcome.level == "warning":
-        hso.update(outcome.fields)
+        hso.update(detail_fields(outcome))
         hso["additionalContext"] = outcome.model_text
         return {"hookSpecificOutput": hso, "systemMessage": outcome.summary}
     hso["permissionDecision"] = "ask" if outcome.ask else "deny"
     hso["permissionDecisionReason"] = outcome.model_text
-    hso.update(outcome.fields)
+    hso.update(detail_fields(outcome))
     return {"hookSpecificOutput": hso}
 
 
@@ -104,12 +105,15 @@ def test_texts_say_what_to_do(
         f"Code: {code}" in soft.human_text
         and "History: 3 occurrences in last 24h" in soft.human_text
     )
-    assert f"dcg confirm {code}" in soft.model_text and "ask the user" in soft.model_text
+    # The model never reads the code (decisions.md 10.2); it is told to ask the person.
+    assert code not in soft.model_text and "ask the user" in soft.model_text
+    assert "`dcg confirm`" in soft.model_text and "their own terminal" in soft.model_text
     assert "another way" in soft.model_text and "interpreter" in soft.model_text
     assert "Uncommitted changes" in soft.model_text and "git stash" in soft.model_text
     assert hard.human_text.startswith("🚫 dcg HARD BLOCK: Command blocked (threshold exceeded)")
     assert "matched 5 times in the last 24h (threshold: 5)" in hard.human_text
-    assert f"dcg allow-once {hard.fields['allowOnceCode']}" in hard.model_text
+    assert str(hard.fields["allowOnceCode"]) not in hard.model_text
+    assert "`dcg allow-once`" in hard.model_text
 
 
 def test_confirm_lets_exactly_one_rerun_through(
@@ -312,7 +316,7 @@ def test_status_text_matches_the_draft(
     assert "History window:    24h" in text and "used 3 times this session" in text
 
 
-def test_session_dir_symlink_decides_without_session(
+def test_session_dir_symlink_counts_as_repeated(
     make_match: Callable[..., Match], make_request: Callable[..., HookRequest], tmp_path: Path
 ) -> None:
     target = tmp_path / "elsewhere"
@@ -323,7 +327,8 @@ def test_session_dir_symlink_decides_without_session(
         graduation.respond(make_match(), make_request(), {}, {}, now=T0 + i, notes=notes)
         for i in range(3)
     ]
-    assert levels(outs) == ["warning", "warning", "soft_block"]
+    # A count that cannot be kept counts as repeated (decisions.md 10.4).
+    assert levels(outs) == ["soft_block", "soft_block", "soft_block"]
     assert list(target.iterdir()) == []
     assert len(notes) == 1 and "symlink" in notes[0]
 

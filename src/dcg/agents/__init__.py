@@ -1,8 +1,9 @@
 """Agent adapters: read each agent's hook payload and answer in its own protocol.
 
-One module per agent, each with ``NAME``, ``OUTPUT_FIELDS`` (every key it may write),
-``read(payload)``, ``render(request, outcome)`` and ``render_error(message)``. Modules
-are imported only when needed: this runs on the hook's hot path.
+One module per agent, each with ``NAME``, ``OUTPUT_FIELDS`` (its documented keys, from
+the one table in :mod:`dcg.agents._fields`), ``read(payload)``,
+``render(request, outcome, details)`` and ``render_error(message)``. Modules are imported
+only when needed: this runs on the hook's hot path.
 """
 
 from __future__ import annotations
@@ -16,7 +17,17 @@ if TYPE_CHECKING:
     from dcg.hookio import HookRequest, Outcome
 
 # The names users pass to `dcg hook --agent` (decisions §9).
-AGENTS = ("claude", "codex", "gemini", "copilot", "cursor", "windsurf", "opencode")
+AGENTS = (
+    "claude",
+    "codex",
+    "gemini",
+    "copilot",
+    "cursor",
+    "windsurf",
+    "opencode",
+    "factory",
+    "qwen",
+)
 
 
 def adapter(name: str) -> ModuleType:
@@ -26,6 +37,9 @@ def adapter(name: str) -> ModuleType:
     # __import__ rather than importlib: importing importlib costs the hook half a millisecond.
     module: ModuleType = __import__(f"dcg.agents.{name}", fromlist=["read"])
     return module
+
+
+_COPILOT_TOOLS = frozenset({"bash", "shell", "powershell"})
 
 
 def detect(payload: object) -> str | None:
@@ -42,10 +56,19 @@ def detect(payload: object) -> str | None:
         return "windsurf"
     if event == "beforeShellExecution" or ("conversation_id" in payload and "command" in payload):
         return "cursor"
+    if event == "PreToolUse" and payload.get("tool_name") == "run_shell_command":
+        # Qwen Code, a Gemini CLI fork: Gemini's tool id with Claude Code's event name.
+        return "qwen"
     if event == "BeforeTool" or payload.get("tool_name") == "run_shell_command":
         return "gemini"
     if "tool_input" in payload:
-        # Codex sends Claude Code's shape; only Codex adds a turn_id.
+        # Claude Code, Codex, Factory Droid and Copilot's VS Code format share this shape:
+        # Droid's shell tool is `Execute`, Copilot's is lowercase, only Codex adds a turn_id.
+        tool = payload.get("tool_name")
+        if tool == "Execute":
+            return "factory"
+        if tool in _COPILOT_TOOLS:
+            return "copilot"
         return "codex" if "turn_id" in payload else "claude"
     if "sessionID" in payload and "command" in payload:
         return "opencode"
@@ -67,11 +90,15 @@ def read_request(payload: object, agent: str | None) -> HookRequest | None:
     return request
 
 
-def render(request: HookRequest, outcome: Outcome | None) -> Reply:
-    """The reply for ``outcome``; no opinion (empty, exit 0) when it is None."""
+def render(request: HookRequest, outcome: Outcome | None, details: bool = False) -> Reply:
+    """The reply for ``outcome``; no opinion (empty, exit 0) when it is None.
+
+    ``details`` adds the draft's fields where the agent tolerates them
+    (``[hook] details``, decisions.md 10.9).
+    """
     if outcome is None:
         return Reply()
-    reply: Reply = adapter(request.agent).render(request, outcome)
+    reply: Reply = adapter(request.agent).render(request, outcome, details)
     return reply
 
 
@@ -80,15 +107,19 @@ def render_malformed(agent: str | None) -> Reply:
     return Reply()
 
 
-def render_error(agent: str | None, message: str) -> Reply:
+def render_error(agent: str | None, message: str, dialect: str | None = None) -> Reply:
     """A fail-closed deny naming an internal error.
 
     With the agent unknown, exit 2 and the reason on stderr: that blocks in Claude
-    Code, Codex, Gemini and Windsurf without knowing which one is asking.
+    Code, Codex, Gemini and Windsurf without knowing which one is asking. ``dialect``
+    is the request's payload format where the agent has two (Copilot).
     """
     if agent is None or agent not in AGENTS:
         from dcg.agents._common import error_reason
 
         return Reply("", error_reason(message) + "\n", 2)
-    reply: Reply = adapter(agent).render_error(message)
+    module = adapter(agent)
+    reply: Reply = (
+        module.render_error(message, dialect) if dialect else module.render_error(message)
+    )
     return reply

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from dcg.hookio import Outcome
+    from dcg.hookio import HookRequest, Outcome
 
 # Claude Code caps hook text fields at 10,000 characters; the other agents document no
 # limit, so the same cap keeps every adapter's output bounded.
@@ -50,3 +50,90 @@ def human_stderr(outcome: Outcome) -> str:
     if human and not human.endswith("\n"):
         human += "\n"
     return human
+
+
+# The argument names under which the agents' file tools name the file they write.
+_PATH_KEYS = ("file_path", "notebook_path", "path", "filePath", "absolute_path", "target_file")
+
+
+def file_request(
+    agent: str, tool: str, args: object, cwd: str | None, session_id: str | None
+) -> HookRequest | None:
+    """The request of a file-writing tool: the paths it changes, judged by dcg.selfguard."""
+    if not isinstance(args, dict):
+        return None
+    found = [p for p in (text(args.get(k)) for k in _PATH_KEYS) if p is not None]
+    edits = args.get("edits")
+    if isinstance(edits, list):
+        found += [p for e in edits if isinstance(e, dict) for p in [text(e.get("file_path"))] if p]
+    for key in ("patch", "input", "command"):
+        patch = args.get(key)
+        if isinstance(patch, str) and "*** " in patch:
+            found += patch_paths(patch)
+    if not found:
+        return None
+    from dcg.hookio import HookRequest
+
+    return HookRequest(
+        agent,
+        f"{tool} {' '.join(found)}",
+        cwd=cwd,
+        session_id=session_id,
+        tool=tool,
+        shell="file",
+        paths=tuple(found),
+    )
+
+
+def patch_paths(patch: str) -> list[str]:
+    """The files an ``apply_patch`` envelope adds, updates, deletes or moves to."""
+    out = []
+    for line in patch.splitlines():
+        for head in ("*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "):
+            if line.startswith(head):
+                out.append(line[len(head) :].strip())
+    return out
+
+
+def user_text(outcome: Outcome) -> str:
+    """What the person reads in an agent's user-only channel: the draft's human block
+    (with the approval code), else the one-line summary; empty when dcg stays quiet."""
+    return cap(outcome.human_text.strip() or outcome.summary)
+
+
+def detail_fields(outcome: Outcome) -> dict[str, object]:
+    """The draft's fields for ``[hook] details``, without the approval codes.
+
+    An agent may show these fields to the model, which must never read a code
+    (decisions.md 10.2); the remediation names the command without it.
+    """
+    from dcg.agents._fields import DETAILS
+
+    out: dict[str, object] = {}
+    for key, value in outcome.fields.items():
+        if key not in DETAILS:
+            continue
+        if key == "remediation" and isinstance(value, dict):
+            value = {k: _codeless(k, v) for k, v in value.items()}
+        out[key] = value
+    return out
+
+
+def _codeless(key: str, value: object) -> object:
+    if key == "confirmCommand":
+        return "dcg confirm"
+    if key == "allowOnceCommand":
+        return "dcg allow-once"
+    return value
+
+
+def ask_text(outcome: Outcome) -> str:
+    """The question of an agent's own permission prompt: for the person, without a code
+    (approving in the prompt needs none, and some agents echo the reason to the model)."""
+    match = outcome.match
+    one = " ".join(outcome.command.split())
+    if len(one) > 120:
+        one = one[:119] + "…"
+    if match is None:
+        return cap(f"dcg: `{one}` is destructive. Run it anyway?")
+    return cap(f"dcg: `{one}` matches {match.rule_id} ({match.severity}). Run it anyway?")

@@ -5,7 +5,17 @@ from __future__ import annotations
 import os
 
 from dcg import jsonfast
-from dcg.agents._common import cap, command_text, error_reason, human_stderr, text
+from dcg.agents import _fields
+from dcg.agents._common import (
+    ask_text,
+    cap,
+    command_text,
+    detail_fields,
+    error_reason,
+    file_request,
+    text,
+    user_text,
+)
 from dcg.hookio import SOFT_BLOCK, WARNING, HookRequest, Reply
 
 TYPE_CHECKING = False
@@ -14,35 +24,12 @@ if TYPE_CHECKING:
 
 NAME = "claude"
 
-# The graduated-response draft's fields (dcg.hookio.Outcome.fields). Claude Code tolerates
-# extra keys inside hookSpecificOutput, but dcg only sends the ones it documents.
-DRAFT_FIELDS = frozenset(
-    {
-        "responseLevel",
-        "sessionOccurrence",
-        "sessionThreshold",
-        "historyOccurrence",
-        "historyThreshold",
-        "confirmCode",
-        "allowOnceCode",
-        "ruleId",
-        "packId",
-        "severity",
-        "warningMessage",
-        "remediation",
-    }
-)
-
-# Every key dcg may write, per JSON object path ("" is the top level).
-OUTPUT_FIELDS: dict[str, frozenset[str]] = {
-    "": frozenset({"hookSpecificOutput", "systemMessage"}),
-    "hookSpecificOutput": frozenset(
-        {"hookEventName", "permissionDecision", "permissionDecisionReason", "additionalContext"}
-    )
-    | DRAFT_FIELDS,
-}
+# Documented fields only (dcg.agents._fields); the draft's extra fields only with details.
+OUTPUT_FIELDS: dict[str, frozenset[str]] = _fields.fields(NAME)
 
 _SHELLS = {"Bash": "bash", "PowerShell": "powershell"}
+# Tools that write a file; dcg judges the paths they change (dcg.selfguard).
+FILE_TOOLS = frozenset(("Write", "Edit", "MultiEdit", "NotebookEdit"))
 
 # `ask` is only honoured in these modes; elsewhere it is ignored or auto-denied.
 _ASK_MODES = frozenset({None, "default", "plan", "acceptEdits"})
@@ -53,6 +40,10 @@ def read(payload: dict[str, object], agent: str = NAME) -> HookRequest | None:
     tool = payload.get("tool_name")
     shell = _SHELLS.get(tool) if isinstance(tool, str) else None
     tool_input = payload.get("tool_input")
+    if tool in FILE_TOOLS and isinstance(tool, str):
+        return file_request(
+            agent, tool, tool_input, text(payload.get("cwd")), text(payload.get("session_id"))
+        )
     if shell is None or not isinstance(tool_input, dict):
         return None
     command = command_text(tool_input.get("command"))
@@ -77,32 +68,42 @@ def _interactive() -> bool:
     return not os.environ.get("CLAUDE_CODE_ENTRYPOINT", "").startswith("sdk")
 
 
-def render(request: HookRequest, outcome: Outcome) -> Reply:
-    fields = {k: v for k, v in outcome.fields.items() if k in DRAFT_FIELDS}
+def render(request: HookRequest, outcome: Outcome, details: bool = False) -> Reply:
+    """Claude Code's answer. The person's text (with the code) goes only to the
+    user-only ``systemMessage``; stderr on exit 0 reaches only Claude Code's debug log."""
+    reply = reply_body(request, outcome)
+    if details and NAME in _fields.DETAILS_AGENTS:
+        specific = reply["hookSpecificOutput"]
+        assert isinstance(specific, dict)
+        specific.update(detail_fields(outcome))
+    return Reply(jsonfast.dumps(reply) + "\n", "", 0)
+
+
+def reply_body(
+    request: HookRequest, outcome: Outcome, *, context: bool = True
+) -> dict[str, object]:
+    """The documented body shared by Claude Code style agents (Claude Code, Factory).
+
+    ``context`` False: the agent documents no ``additionalContext`` for PreToolUse, so a
+    warning reaches only the person.
+    """
+    body: dict[str, object] = {}
+    specific: dict[str, object] = {"hookEventName": "PreToolUse"}
     if outcome.level == WARNING:
-        specific: dict[str, object] = {
-            "hookEventName": "PreToolUse",
-            "additionalContext": cap(outcome.model_text),
-        }
-        specific.update(fields)
-        body: dict[str, object] = {"hookSpecificOutput": specific}
-        if outcome.summary:
-            body["systemMessage"] = cap(outcome.summary)
-        return Reply(jsonfast.dumps(body) + "\n", human_stderr(outcome), 0)
-    if can_ask(request, outcome):
-        specific = {
-            "hookEventName": "PreToolUse",
-            "permissionDecision": "ask",
-            "permissionDecisionReason": cap(outcome.summary or outcome.model_text),
-        }
+        if context:
+            specific["additionalContext"] = cap(outcome.model_text)
+    elif can_ask(request, outcome):
+        # The reason of an `ask` is shown to the person in the prompt, not to the model.
+        specific["permissionDecision"] = "ask"
+        specific["permissionDecisionReason"] = ask_text(outcome)
     else:
-        specific = {
-            "hookEventName": "PreToolUse",
-            "permissionDecision": "deny",
-            "permissionDecisionReason": cap(outcome.model_text),
-        }
-    specific.update(fields)
-    return Reply(jsonfast.dumps({"hookSpecificOutput": specific}) + "\n", human_stderr(outcome), 0)
+        specific["permissionDecision"] = "deny"
+        specific["permissionDecisionReason"] = cap(outcome.model_text)
+    body["hookSpecificOutput"] = specific
+    notice = user_text(outcome)
+    if notice and specific.get("permissionDecision") != "ask":
+        body["systemMessage"] = notice
+    return body
 
 
 def can_ask(request: HookRequest, outcome: Outcome) -> bool:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from dcg import jsonfast
-from dcg.agents import claude
-from dcg.agents._common import cap, error_reason, human_stderr
+from dcg.agents import _fields, claude
+from dcg.agents._common import cap, error_reason, file_request, text, user_text
 from dcg.hookio import WARNING, Reply
 
 TYPE_CHECKING = False
@@ -14,29 +14,22 @@ if TYPE_CHECKING:
 NAME = "codex"
 
 # Codex's output schema rejects unknown fields, and a rejected output lets the command
-# run: the draft's fields (responseLevel, codes, …) go nowhere, the reason carries them.
-OUTPUT_FIELDS: dict[str, frozenset[str]] = {
-    "": frozenset(
-        {"continue", "stopReason", "suppressOutput", "systemMessage", "hookSpecificOutput"}
-    ),
-    "hookSpecificOutput": frozenset(
-        {
-            "hookEventName",
-            "permissionDecision",
-            "permissionDecisionReason",
-            "updatedInput",
-            "additionalContext",
-        }
-    ),
-}
+# run: never the draft's details, only the documented keys.
+OUTPUT_FIELDS: dict[str, frozenset[str]] = _fields.fields(NAME)
 
 # Codex names its shell tool "Bash" in hook payloads; older builds used "shell".
 _TOOLS = frozenset({"Bash", "shell", "local_shell", "exec_command"})
+# apply_patch sends the patch envelope; dcg judges the files it names.
+FILE_TOOLS = frozenset(("apply_patch", "Edit", "Write"))
 
 
 def read(payload: dict[str, object]) -> HookRequest | None:
     tool = payload.get("tool_name")
     tool_input = payload.get("tool_input")
+    if tool in FILE_TOOLS and isinstance(tool, str):
+        return file_request(
+            NAME, tool, tool_input, text(payload.get("cwd")), text(payload.get("session_id"))
+        )
     if tool not in _TOOLS or not isinstance(tool_input, dict):
         return None
     command = tool_input.get("command")
@@ -54,7 +47,9 @@ def _quote(word: str) -> str:
     return "'" + word.replace("'", "'\"'\"'") + "'"
 
 
-def render(request: HookRequest, outcome: Outcome) -> Reply:
+def render(request: HookRequest, outcome: Outcome, details: bool = False) -> Reply:
+    # `details` is ignored: Codex's closed schema would fail the hook and run the command.
+    notice = user_text(outcome)
     if outcome.level == WARNING:
         body: dict[str, object] = {
             "hookSpecificOutput": {
@@ -62,21 +57,25 @@ def render(request: HookRequest, outcome: Outcome) -> Reply:
                 "additionalContext": cap(outcome.model_text),
             }
         }
-        if outcome.summary:
-            body["systemMessage"] = cap(outcome.summary)
-        return Reply(jsonfast.dumps(body) + "\n", human_stderr(outcome), 0)
-    # `ask` marks the hook failed and the command runs: always deny.
-    return _deny(cap(outcome.model_text), human_stderr(outcome))
+        if notice:
+            body["systemMessage"] = notice
+        return Reply(jsonfast.dumps(body) + "\n", "", 0)
+    # `ask` marks the hook failed and the command runs: always deny. systemMessage is
+    # shown to the user only and is allowed next to a deny: the code goes there.
+    return _deny(cap(outcome.model_text), notice)
 
 
 def render_error(message: str) -> Reply:
     return _deny(error_reason(message), "")
 
 
-def _deny(reason: str, stderr: str) -> Reply:
+def _deny(reason: str, notice: str) -> Reply:
     specific = {
         "hookEventName": "PreToolUse",
         "permissionDecision": "deny",
         "permissionDecisionReason": reason,
     }
-    return Reply(jsonfast.dumps({"hookSpecificOutput": specific}) + "\n", stderr, 0)
+    body: dict[str, object] = {"hookSpecificOutput": specific}
+    if notice:
+        body["systemMessage"] = notice
+    return Reply(jsonfast.dumps(body) + "\n", "", 0)

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from dcg import jsonfast
-from dcg.agents._common import cap, command_text, error_reason, human_stderr, text
+from dcg.agents import _fields
+from dcg.agents._common import cap, command_text, error_reason, text, user_text
 from dcg.hookio import SOFT_BLOCK, WARNING, HookRequest, Reply
 
 TYPE_CHECKING = False
@@ -12,9 +13,7 @@ if TYPE_CHECKING:
 
 NAME = "cursor"
 
-OUTPUT_FIELDS: dict[str, frozenset[str]] = {
-    "": frozenset({"permission", "user_message", "agent_message"}),
-}
+OUTPUT_FIELDS: dict[str, frozenset[str]] = _fields.fields(NAME)
 
 
 def read(payload: dict[str, object]) -> HookRequest | None:
@@ -37,19 +36,21 @@ def read(payload: dict[str, object]) -> HookRequest | None:
     )
 
 
-def render(request: HookRequest, outcome: Outcome) -> Reply:
+def render(request: HookRequest, outcome: Outcome, details: bool = False) -> Reply:
+    """``user_message`` is the person's channel (with the code); ``agent_message`` the model's."""
+    notice = user_text(outcome)
     if outcome.level == WARNING:
         # No `permission`: "allow" would skip Cursor's own approval of the command.
         body = {"agent_message": cap(outcome.model_text)}
-        if outcome.summary:
-            body["user_message"] = cap(outcome.summary)
-        return Reply(jsonfast.dumps(body) + "\n", human_stderr(outcome), 0)
+        if notice:
+            body["user_message"] = notice
+        return Reply(jsonfast.dumps(body) + "\n", "", 0)
     permission = "ask" if outcome.ask and outcome.level == SOFT_BLOCK else "deny"
     body = {"permission": permission}
-    if outcome.summary:
-        body["user_message"] = cap(outcome.summary)
+    if notice:
+        body["user_message"] = notice
     body["agent_message"] = cap(outcome.model_text)
-    return Reply(jsonfast.dumps(body) + "\n", human_stderr(outcome), 0)
+    return Reply(jsonfast.dumps(body) + "\n", "", 0)
 
 
 def render_error(message: str) -> Reply:

@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from dcg import jsonfast
-from dcg.agents._common import cap, command_text, error_reason, human_stderr, text
-from dcg.hookio import WARNING, HookRequest, Reply
+from dcg.agents import _fields
+from dcg.agents._common import cap, command_text, error_reason, file_request, text, user_text
+from dcg.hookio import SOFT_BLOCK, WARNING, HookRequest, Reply
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -12,17 +13,21 @@ if TYPE_CHECKING:
 
 NAME = "gemini"
 
-# `continue` is deliberately absent: `continue: false` stops the whole agent loop.
-OUTPUT_FIELDS: dict[str, frozenset[str]] = {
-    "": frozenset({"decision", "reason", "systemMessage"}),
-}
+# `continue` is deliberately never sent: `continue: false` stops the whole agent loop.
+OUTPUT_FIELDS: dict[str, frozenset[str]] = _fields.fields(NAME)
 
 _TOOLS = frozenset({"run_shell_command"})
+# Gemini CLI\'s file-writing tools.
+FILE_TOOLS = frozenset(("write_file", "replace"))
 
 
 def read(payload: dict[str, object]) -> HookRequest | None:
     tool = payload.get("tool_name")
     tool_input = payload.get("tool_input")
+    if tool in FILE_TOOLS and isinstance(tool, str):
+        return file_request(
+            NAME, tool, tool_input, text(payload.get("cwd")), text(payload.get("session_id"))
+        )
     if tool not in _TOOLS or not isinstance(tool_input, dict):
         return None
     command = command_text(tool_input.get("command"))
@@ -37,18 +42,23 @@ def read(payload: dict[str, object]) -> HookRequest | None:
     )
 
 
-def render(request: HookRequest, outcome: Outcome) -> Reply:
+def render(request: HookRequest, outcome: Outcome, details: bool = False) -> Reply:
+    """Gemini's answer; ``systemMessage`` is the user-only channel (and the text of the
+    confirmation dialog with ``ask``). Stderr is not shown next to JSON output."""
+    notice = user_text(outcome)
     if outcome.level == WARNING:
         # Gemini has no channel for a non-blocking note to the model; tell the user.
-        if not outcome.summary:
-            return Reply("", human_stderr(outcome), 0)
-        body = {"systemMessage": cap(outcome.summary)}
-        return Reply(jsonfast.dumps(body) + "\n", human_stderr(outcome), 0)
-    # No `ask` in Gemini: every block is a deny.
-    body = {"decision": "deny", "reason": cap(outcome.model_text)}
-    if outcome.summary:
-        body["systemMessage"] = cap(outcome.summary)
-    return Reply(jsonfast.dumps(body) + "\n", human_stderr(outcome), 0)
+        if not notice:
+            return Reply()
+        return Reply(jsonfast.dumps({"systemMessage": notice}) + "\n", "", 0)
+    if outcome.ask and outcome.level == SOFT_BLOCK:
+        # `decision: "ask"` (since 2026-03) forces Gemini's confirmation dialog.
+        body = {"decision": "ask", "reason": cap(outcome.model_text)}
+    else:
+        body = {"decision": "deny", "reason": cap(outcome.model_text)}
+    if notice:
+        body["systemMessage"] = notice
+    return Reply(jsonfast.dumps(body) + "\n", "", 0)
 
 
 def render_error(message: str) -> Reply:

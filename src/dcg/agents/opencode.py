@@ -18,7 +18,8 @@ to the tool's output.
 from __future__ import annotations
 
 from dcg import jsonfast
-from dcg.agents._common import cap, command_text, error_reason, human_stderr, text
+from dcg.agents import _fields
+from dcg.agents._common import cap, command_text, error_reason, text, user_text
 from dcg.hookio import WARNING, HookRequest, Reply
 
 TYPE_CHECKING = False
@@ -27,9 +28,7 @@ if TYPE_CHECKING:
 
 NAME = "opencode"
 
-OUTPUT_FIELDS: dict[str, frozenset[str]] = {
-    "": frozenset({"decision", "reason", "message"}),
-}
+OUTPUT_FIELDS: dict[str, frozenset[str]] = _fields.fields(NAME)
 
 
 def read(payload: dict[str, object]) -> HookRequest | None:
@@ -48,13 +47,15 @@ def read(payload: dict[str, object]) -> HookRequest | None:
     )
 
 
-def render(request: HookRequest, outcome: Outcome) -> Reply:
-    # The plugin cannot prompt the user: ask is a deny.
+def render(request: HookRequest, outcome: Outcome, details: bool = False) -> Reply:
+    # The plugin cannot prompt the user: ask is a deny. `message` is shown only as a
+    # TUI toast, which the model does not read (the shim never throws it).
     decision = "warn" if outcome.level == WARNING else "deny"
     body = {"decision": decision, "reason": cap(outcome.model_text)}
-    if outcome.summary:
-        body["message"] = cap(outcome.summary)
-    return Reply(jsonfast.dumps(body) + "\n", human_stderr(outcome), 0)
+    notice = user_text(outcome)
+    if notice:
+        body["message"] = notice
+    return Reply(jsonfast.dumps(body) + "\n", "", 0)
 
 
 def render_error(message: str) -> Reply:

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dcg.agents._common import cap, command_text, error_reason, human_stderr, text
+from dcg.agents import _fields
+from dcg.agents._common import cap, command_text, error_reason, file_request, human_stderr, text
 from dcg.hookio import WARNING, HookRequest, Reply
 
 TYPE_CHECKING = False
@@ -12,12 +13,16 @@ if TYPE_CHECKING:
 NAME = "windsurf"
 
 # Windsurf reads no JSON from a hook: stdout stays empty.
-OUTPUT_FIELDS: dict[str, frozenset[str]] = {}
+OUTPUT_FIELDS: dict[str, frozenset[str]] = _fields.fields(NAME)
 
 
 def read(payload: dict[str, object]) -> HookRequest | None:
     action = payload.get("agent_action_name")
     info = payload.get("tool_info")
+    if action == "pre_write_code" and isinstance(info, dict):
+        # Cascade's file edits: tool_info.file_path is the file about to change.
+        session = text(payload.get("trajectory_id"))
+        return file_request(NAME, "pre_write_code", info, text(info.get("cwd")), session)
     if (action is not None and action != "pre_run_command") or not isinstance(info, dict):
         return None
     command = command_text(info.get("command_line"))
@@ -32,7 +37,9 @@ def read(payload: dict[str, object]) -> HookRequest | None:
     )
 
 
-def render(request: HookRequest, outcome: Outcome) -> Reply:
+def render(request: HookRequest, outcome: Outcome, details: bool = False) -> Reply:
+    # Windsurf has no user-only channel: stderr with show_output is seen by the model too,
+    # so no approval code is ever written (the reason tells the agent to ask the person).
     if outcome.level == WARNING:
         # With show_output the user sees it; the command proceeds.
         return Reply("", human_stderr(outcome), 0)

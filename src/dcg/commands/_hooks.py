@@ -14,9 +14,9 @@ import shlex
 import shutil
 from typing import NamedTuple
 
+# The one list of agents is dcg.agents.AGENTS; install, uninstall and doctor use it from here.
+from dcg.agents import AGENTS as AGENTS
 from dcg.errors import DcgError
-
-AGENTS = ("claude", "codex", "gemini", "copilot", "cursor", "windsurf", "opencode")
 
 
 class Spec(NamedTuple):
@@ -61,23 +61,55 @@ SPECS: dict[str, Spec] = {
         "pre_run_command",
         False,
     ),
+    # plugins/ (plural) is the directory OpenCode's v1 docs name; v2 scans it too.
     "opencode": Spec(
-        ".config/opencode/plugin/dcg.js",
-        ".opencode/plugin/dcg.js",
+        ".config/opencode/plugins/dcg.js",
+        ".opencode/plugins/dcg.js",
         (".config/opencode",),
         ("opencode",),
         "",
         True,
     ),
+    # Factory Droid: Claude Code's hooks.json layout; its shell tool is `Execute`.
+    "factory": Spec(
+        ".factory/hooks.json", ".factory/hooks.json", (".factory",), ("droid",), _C, False
+    ),
+    # Qwen Code: Gemini CLI's settings layout with Claude Code's PreToolUse event.
+    "qwen": Spec(".qwen/settings.json", ".qwen/settings.json", (".qwen",), ("qwen",), _C, False),
 }
 
-# The tool names each agent's matcher must cover for dcg to see every shell command.
+# The tool names each agent's matcher must cover for dcg to see every shell command and
+# every file-writing tool (a file tool can unhook dcg as well as a shell can).
 SHELL_TOOLS: dict[str, tuple[str, ...]] = {
-    "claude": ("Bash", "PowerShell"),
-    "codex": ("Bash",),
-    "gemini": ("run_shell_command",),
+    "claude": ("Bash", "PowerShell", "Write", "Edit", "MultiEdit", "NotebookEdit"),
+    "codex": ("Bash", "apply_patch"),
+    "gemini": ("run_shell_command", "write_file", "replace"),
+    "factory": ("Execute",),
+    "qwen": ("run_shell_command",),
 }
-MATCHERS = {"claude": "Bash|PowerShell", "codex": "^Bash$", "gemini": "run_shell_command"}
+MATCHERS = {
+    "claude": "Bash|PowerShell|Write|Edit|MultiEdit|NotebookEdit",
+    "codex": "^(Bash|apply_patch)$",
+    "gemini": "run_shell_command|write_file|replace",
+    "factory": "Execute",
+    "qwen": "^run_shell_command$",
+}
+
+
+# Where an older dcg wrote a file it owns: install moves it, uninstall removes it too.
+LEGACY: dict[str, Spec] = {
+    "opencode": SPECS["opencode"]._replace(
+        user_path=".config/opencode/plugin/dcg.js", project_path=".opencode/plugin/dcg.js"
+    ),
+}
+
+
+def legacy_path(agent: str, *, home: str, cwd: str, project: bool) -> str | None:
+    """The older location of a dcg-owned file for ``agent``, None when it has none."""
+    spec = LEGACY.get(agent)
+    if spec is None:
+        return None
+    return os.path.join(cwd, spec.project_path) if project else os.path.join(home, spec.user_path)
 
 
 def settings_path(agent: str, *, home: str, cwd: str, project: bool) -> str:
@@ -179,7 +211,7 @@ def entry(agent: str, command: str) -> dict[str, object]:
             "matcher": MATCHERS[agent],
             "hooks": [{"type": "command", "command": command, "timeout": 10}],
         }
-    if agent == "codex":
+    if agent in ("codex", "factory"):
         return {
             "matcher": MATCHERS[agent],
             "hooks": [{"type": "command", "command": command, "timeout": 10}],
@@ -187,8 +219,16 @@ def entry(agent: str, command: str) -> dict[str, object]:
     if agent == "gemini":
         hook = {"name": "dcg", "type": "command", "command": command, "timeout": 5000}
         return {"matcher": MATCHERS[agent], "hooks": [hook]}
+    if agent == "qwen":
+        # Qwen's timeout is in milliseconds.
+        hook = {"type": "command", "command": command, "name": "dcg", "timeout": 10000}
+        return {"matcher": MATCHERS[agent], "hooks": [hook]}
     if agent == "cursor":
-        return {"command": command, "timeout": 30, "failClosed": True}
+        # No failClosed: by two third-party descriptions, with failClosed a permission hook
+        # that prints nothing blocks — and dcg prints nothing for every command it does not
+        # match. Without it, an empty answer is no opinion under either reading; dcg's own
+        # failures still answer `permission: deny` (render_error), so nothing relies on it.
+        return {"command": command, "timeout": 30}
     if agent == "windsurf":
         return {"command": command, "show_output": True}
     raise ValueError(agent)
@@ -223,14 +263,30 @@ def _event_list(agent: str, data: dict[str, object]) -> list[object]:
     return events if isinstance(events, list) else []
 
 
+# Events with no matcher that an agent sends before a file-writing tool runs; dcg is
+# registered there too, because a file tool can unhook dcg as well as a shell can.
+FILE_EVENTS: dict[str, tuple[str, ...]] = {"windsurf": ("pre_write_code",)}
+
+
+def events_of(agent: str) -> tuple[str, ...]:
+    return (SPECS[agent].event, *FILE_EVENTS.get(agent, ()))
+
+
 def add(agent: str, data: dict[str, object], command: str) -> list[str]:
-    """Merge dcg's entry into ``data`` in place; the changes made, empty when none."""
+    """Merge dcg's entries into ``data`` in place; the changes made, empty when none."""
     hooks = data.setdefault("hooks", {})
     if not isinstance(hooks, dict):
         raise DcgError(f'"hooks" is not an object in the {agent} settings; fix it first')
-    events = hooks.setdefault(SPECS[agent].event, [])
+    changes: list[str] = []
+    for event in events_of(agent):
+        changes += _add_event(agent, hooks, event, command)
+    return changes
+
+
+def _add_event(agent: str, hooks: dict[str, object], event: str, command: str) -> list[str]:
+    events = hooks.setdefault(event, [])
     if not isinstance(events, list):
-        raise DcgError(f'"hooks.{SPECS[agent].event}" is not a list; fix it first')
+        raise DcgError(f'"hooks.{event}" is not a list; fix it first')
     changes: list[str] = []
     for group in events:
         if not isinstance(group, dict):
@@ -252,16 +308,29 @@ def add(agent: str, data: dict[str, object], command: str) -> list[str]:
             if group["command"] != command:
                 changes.append(f"hook command {group['command']!r} -> {command!r}")
                 group["command"] = command
+            if agent == "cursor" and "failClosed" in group:
+                # See entry(): under one reading failClosed blocks every unmatched command.
+                del group["failClosed"]
+                changes.append("removed failClosed (empty output must stay no opinion)")
             return changes
     events.append(entry(agent, command))
-    return [f"added {SPECS[agent].event} hook: {command}"]
+    return [f"added {event} hook: {command}"]
 
 
 def remove(agent: str, data: dict[str, object]) -> bool:
     """Remove dcg's entries (and containers left empty by that) from ``data`` in place."""
     hooks = data.get("hooks")
-    events = _event_list(agent, data)
-    if not isinstance(hooks, dict) or not events:
+    if not isinstance(hooks, dict):
+        return False
+    changed = False
+    for event in events_of(agent):
+        changed = _remove_event(agent, hooks, event) or changed
+    return changed
+
+
+def _remove_event(agent: str, hooks: dict[str, object], event: str) -> bool:
+    events = hooks.get(event)
+    if not isinstance(events, list) or not events:
         return False
     changed = False
     kept: list[object] = []
@@ -284,9 +353,9 @@ def remove(agent: str, data: dict[str, object]) -> bool:
     if not changed:
         return False
     if kept:
-        hooks[SPECS[agent].event] = kept
+        hooks[event] = kept
     else:
-        del hooks[SPECS[agent].event]
+        del hooks[event]
     return True
 
 
@@ -359,7 +428,7 @@ import { spawnSync } from "node:child_process";
 const DCG = __DCG_ARGV__;
 const warnings = new Map();
 
-export const DcgPlugin = async ({ directory }) => ({
+export const DcgPlugin = async ({ directory, client }) => ({
   "tool.execute.before": async (input, output) => {
     if (input.tool !== "bash") return;
     const payload = JSON.stringify({
@@ -380,6 +449,14 @@ export const DcgPlugin = async ({ directory }) => ({
     }
     if (!run.stdout.trim()) return;
     const reply = JSON.parse(run.stdout);
+    // `message` is for the person only (it may hold the approval code): a TUI toast,
+    // never part of the error the model reads.
+    if (reply.message) {
+      try {
+        const variant = reply.decision === "deny" ? "error" : "warning";
+        await client?.tui?.showToast?.({ body: { message: reply.message, variant } });
+      } catch {}
+    }
     if (reply.decision === "deny") throw new Error(reply.reason);
     if (reply.decision === "warn") warnings.set(input.callID, reply.reason);
   },

@@ -6,7 +6,7 @@ import time
 from typing import TYPE_CHECKING
 
 from dcg import paths, render
-from dcg.commands.confirm import _esc, require_terminal
+from dcg.commands.confirm import _esc, pick, require_terminal
 from dcg.errors import DcgError
 from dcg.state import codes
 from dcg.state.clock import format_duration
@@ -17,7 +17,7 @@ if TYPE_CHECKING:
 
 
 def main(
-    code: str,
+    code: str | None,
     *,
     single_use: bool = False,
     response: Mapping[str, object] | None = None,
@@ -26,6 +26,8 @@ def main(
 ) -> int:
     require_terminal("allow-once", response, stdin)
     t = time.time() if now is None else now
+    if code is None:
+        code = pick(paths.allow_once_file(), "allow-once", t, stdin)
     want = code.strip().lower()
     if any(r.get("short_code") == want for r in codes.live_codes(paths.pending_file(), t)):
         raise DcgError(f"{want} is a confirmation code for a soft block: use dcg confirm {want}")

@@ -33,8 +33,55 @@ def require_terminal(
         )
 
 
+def pick(
+    path: str, action: str, now: float, stdin: TextIO | None = None, out: TextIO | None = None
+) -> str:
+    """List the pending items of a codes file and return the code the person picks.
+
+    The agent never reads the code (decisions.md 10.2): the person runs ``dcg confirm``
+    (or ``dcg allow-once``) with no code in their own terminal and chooses here.
+    """
+    t_in = stdin if stdin is not None else sys.stdin
+    t_out = out if out is not None else sys.stdout
+    pending = [r for r in codes.live_codes(path, now) if not _approved(r)]
+    if not pending:
+        raise DcgError(f"nothing is waiting for dcg {action}")
+    pending.sort(key=lambda r: str(r.get("created_at", "")))
+    t_out.write(f"Waiting for dcg {action}:\n")
+    for i, rec in enumerate(pending, 1):
+        age = format_duration(max(now - _epoch(rec.get("created_at")), 0.0))
+        t_out.write(f"  {i}. {_one_line(rec.get('command'))}\n")
+        t_out.write(f"     in {rec.get('cwd')}  ({rec.get('rule_id')}, {age} ago)\n")
+    t_out.write(f"Which one? [1-{len(pending)}, Enter to cancel]: ")
+    t_out.flush()
+    answer = t_in.readline().strip()
+    if not answer:
+        raise DcgError("cancelled: nothing approved")
+    if not answer.isdigit() or not 1 <= int(answer) <= len(pending):
+        raise DcgError(f"no item {answer!r}: nothing approved")
+    return str(pending[int(answer) - 1]["short_code"])
+
+
+def _approved(rec: Mapping[str, object]) -> bool:
+    return rec.get("confirmed_at") is not None or rec.get("activated_at") is not None
+
+
+def _epoch(iso: object) -> float:
+    from dcg.state.clock import parse_iso
+
+    try:
+        return parse_iso(str(iso))
+    except ValueError:
+        return 0.0
+
+
+def _one_line(command: object, limit: int = 160) -> str:
+    one = " ".join(str(command).split())
+    return one if len(one) <= limit else one[: limit - 1] + "…"
+
+
 def main(
-    code: str,
+    code: str | None,
     *,
     response: Mapping[str, object] | None = None,
     stdin: TextIO | None = None,
@@ -42,6 +89,8 @@ def main(
 ) -> int:
     require_terminal("confirm", response, stdin)
     t = time.time() if now is None else now
+    if code is None:
+        code = pick(paths.pending_file(), "confirm", t, stdin)
     want = code.strip().lower()
     if any(r.get("short_code") == want for r in codes.live_codes(paths.allow_once_file(), t)):
         raise DcgError(f"{want} is an allow-once code for a hard block: use dcg allow-once {want}")

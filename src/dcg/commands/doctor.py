@@ -35,17 +35,26 @@ class Finding(NamedTuple):
 
 def _payload(agent: str, command: str, cwd: str) -> str:
     """A ``PreToolUse``-style payload for ``command`` in ``agent``'s own format."""
-    if agent in ("claude", "codex"):
+    if agent in ("claude", "codex", "factory"):
         body: dict[str, object] = {
             "session_id": "dcg-doctor",
             "cwd": cwd,
             "hook_event_name": "PreToolUse",
             "permission_mode": "default",
-            "tool_name": "Bash",
+            "tool_name": "Execute" if agent == "factory" else "Bash",
             "tool_input": {"command": command},
         }
         if agent == "codex":
             body["turn_id"] = "dcg-doctor"
+    elif agent == "qwen":
+        body = {
+            "session_id": "dcg-doctor",
+            "cwd": cwd,
+            "hook_event_name": "PreToolUse",
+            "permission_mode": "default",
+            "tool_name": "run_shell_command",
+            "tool_input": {"command": command},
+        }
     elif agent == "gemini":
         body = {
             "session_id": "dcg-doctor",
@@ -80,7 +89,7 @@ def stopped(agent: str, stdout: str, exit_code: int) -> bool:
         return False
     if not isinstance(body, dict):
         return False
-    if agent in ("claude", "codex"):
+    if agent in ("claude", "codex", "factory", "qwen"):
         specific = body.get("hookSpecificOutput")
         return isinstance(specific, dict) and specific.get("permissionDecision") == "deny"
     key = {"gemini": "decision", "copilot": "permissionDecision", "cursor": "permission"}
@@ -160,10 +169,62 @@ def check_agent(agent: str, path: str, cwd: str) -> list[Finding]:
         detail = f"{shlex.split(command)[0]} does not exist or is not executable"
         return [*out, Finding(scope, "executable", False, True, detail, fix_install)]
     out.append(Finding(scope, "executable", True, False, shlex.split(command)[0], ""))
+    out += check_hook_options(scope, command, fix_install)
     ok, detail = self_test(agent, command, cwd)
     fix = "" if ok else "run `dcg test 'git reset --hard'` and check `dcg config response`"
     out.append(Finding(scope, "self-test", ok, not ok, detail, fix))
+    if agent == "opencode":
+        out.append(opencode_loads(opencode_version()))
     return out
+
+
+def check_hook_options(scope: str, command: str, fix: str) -> list[Finding]:
+    """Options of the registered ``dcg hook`` command that the hook cannot use.
+
+    The hook keeps protecting with such options (decisions.md 10.5), but not as the
+    person meant: an unknown ``--agent`` falls back to detection, an unknown ``--mode``
+    to paranoid. Each is a failure with the one-line fix.
+    """
+    from dcg.hook import parse_flags
+
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        return []
+    if "hook" not in words:
+        return []
+    notices: list[str] = []
+    parse_flags(words[words.index("hook") + 1 :], notices)
+    return [Finding(scope, "hook options", False, True, n, fix) for n in notices]
+
+
+def opencode_version() -> str | None:
+    """The installed OpenCode's version (``opencode --version``), None when not found."""
+    exe = shutil.which("opencode")
+    if exe is None:
+        return None
+    try:
+        run = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    words = (run.stdout.strip() or run.stderr.strip()).split()
+    return words[-1].lstrip("v") if words else None
+
+
+def opencode_loads(version: str | None) -> Finding:
+    """Whether dcg's plugin (a v1 plugin) will load in the OpenCode found.
+
+    OpenCode v2 runs only plugins that default-export ``Plugin.define``; dcg has no v2
+    plugin yet, so a v2 install is reported as unguarded.
+    """
+    if version is None:
+        detail = "OpenCode version unknown (`opencode --version` not found); the plugin loads in v1"
+        return Finding("opencode", "plugin loads", True, False, detail, "")
+    major = version.split(".", 1)[0]
+    if major.isdigit() and int(major) >= 2:
+        detail = f"OpenCode {version} (v2) does not run dcg's v1 plugin: commands are not checked"
+        return Finding("opencode", "plugin loads", False, True, detail, "use OpenCode 1.x with dcg")
+    return Finding("opencode", "plugin loads", True, False, f"OpenCode {version}: v1 plugin", "")
 
 
 def _read(path: str) -> str | None:
@@ -175,20 +236,28 @@ def _read(path: str) -> str | None:
 
 
 def check_config(cwd: str) -> list[Finding]:
+    """Config problems; a file that does not parse, or a mode dcg cannot read, is fatal:
+    the hook then protects in paranoid mode until it is fixed (decisions.md 10.5)."""
+    from dcg.config import load
+
     try:
-        from dcg.config import check_files
-    except ImportError:  # the config module predates check_files
-        return []
-    try:
-        problems = check_files(cwd)
+        cfg = load(cwd)
     except Exception as exc:  # a broken config is a finding, not a crash
-        problems = [f"{type(exc).__name__}: {exc}"]
-    if not problems:
-        return [Finding("config", "valid", True, False, "no problems", "")]
-    return [
-        Finding("config", "valid", False, False, problem, f"edit {paths.user_config()}")
-        for problem in problems
-    ]
+        detail = f"{type(exc).__name__}: {exc}"
+        return [Finding("config", "valid", False, True, detail, f"edit {paths.user_config()}")]
+    out: list[Finding] = []
+    for broken in cfg.broken:
+        path = broken.split(": ", 1)[0]
+        fix = f"fix the TOML syntax in {path} (dcg is in paranoid mode until then)"
+        out.append(Finding("config", "parses", False, True, broken, fix))
+    for problem in cfg.problems:
+        if problem in cfg.broken:
+            continue
+        strict = problem.endswith("using paranoid")
+        path = problem.split(": ", 1)[0]
+        fix = f"edit {path if os.path.isfile(path) else paths.user_config()}"
+        out.append(Finding("config", "valid", False, strict, problem, fix))
+    return out or [Finding("config", "valid", True, False, "no problems", "")]
 
 
 def check_state() -> list[Finding]:

@@ -14,13 +14,29 @@ if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import TextIO
 
+# What the person must do before the hook runs, per agent (printed after each install).
 _NOTES = {
-    "codex": (
-        "Codex runs a new or changed hook only after you trust it: start codex, "
-        "open /hooks and trust the dcg hook."
+    "claude": (
+        "Claude Code runs hooks only in a folder whose workspace-trust dialog you accepted "
+        "(headless -p runs trust it). Restart running sessions."
     ),
-    "opencode": "Restart OpenCode to load the plugin.",
+    "codex": (
+        "Codex runs a new or changed hook only after you trust it: start codex, open /hooks "
+        "and trust the dcg hook. Needed again whenever the hook entry changes (a new dcg path)."
+    ),
+    "gemini": (
+        "Gemini asks you to accept a new or changed project hook (fingerprinted by name and "
+        "command) before it runs; user-level hooks run at the next start."
+    ),
+    "copilot": "Copilot CLI loads .github/hooks/*.json from the working directory at start.",
     "cursor": "Restart Cursor (or reload the window) to load the hook.",
+    "windsurf": "Restart Windsurf to load the hook.",
+    "opencode": (
+        "Restart OpenCode to load the plugin. It is an OpenCode v1 plugin: OpenCode v2 does "
+        "not run it (see dcg doctor)."
+    ),
+    "factory": "Restart droid; check the hook under /hooks.",
+    "qwen": "Restart qwen; project settings apply only in a folder you trusted.",
 }
 
 
@@ -57,6 +73,9 @@ def install(
         path = _hooks.settings_path(agent, home=home, cwd=cwd, project=project)
         command = _hooks.hook_command(agent, exe)
         changes = _install_one(agent, path, command, dry_run=dry_run)
+        old = _hooks.legacy_path(agent, home=home, cwd=cwd, project=project)
+        if old is not None and _remove_owned(agent, old, dry_run=dry_run):
+            changes.append(f"removed the plugin an older dcg wrote: {old}")
         verb = "would change" if dry_run else "changed"
         if changes:
             changed_any = True
@@ -93,6 +112,16 @@ def _install_one(agent: str, path: str, command: str, *, dry_run: bool) -> list[
     if not dry_run:
         _write(path, _hooks.dump_json(settings), backup=current is not None)
     return changes
+
+
+def _remove_owned(agent: str, path: str, *, dry_run: bool) -> bool:
+    """Delete ``path`` when it is a file dcg wrote for ``agent``."""
+    text = _read(path)
+    if text is None or _hooks.owned_command(agent, text) is None:
+        return False
+    if not dry_run:
+        os.remove(path)
+    return True
 
 
 def _read(path: str) -> str | None:

@@ -8,7 +8,7 @@ import sys
 from typing import TYPE_CHECKING
 
 from dcg.commands import _hooks
-from dcg.commands.install import _read, _write
+from dcg.commands.install import _read, _remove_owned, _write
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -38,6 +38,10 @@ def uninstall(
         if action:
             removed = True
             out.write(f"{agent}: {'would ' if dry_run else ''}{action} {path}\n")
+        old = _hooks.legacy_path(agent, home=home, cwd=cwd, project=project)
+        if old is not None and _remove_owned(agent, old, dry_run=dry_run):
+            removed = True
+            out.write(f"{agent}: {'would ' if dry_run else ''}remove {old}\n")
     if not removed:
         out.write("dcg is not installed for any of these agents\n")
     return 0

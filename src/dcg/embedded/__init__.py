@@ -17,12 +17,15 @@ from dcg.frozen import Frozen
 TYPE_CHECKING = False  # typing is not imported at run time: it costs start-up time
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from types import ModuleType
 
     from dcg.embedded.actions import Sink
 
 # Code beyond this size is not analysed (what precedes it is).
 MAX_CODE = 256 * 1024
 
+# The registry of languages: each is the module dcg.embedded.<name>, with an
+# ``analyze(code, sink, depth)``. Which commands hand code to one is dcg.shell.payloads.
 LANGS = ("python", "javascript", "ruby", "perl", "php")
 _ALIASES = {"js": "javascript", "node": "javascript", "typescript": "javascript",
             "ts": "javascript", "py": "python", "python3": "python", "rb": "ruby",
@@ -74,16 +77,10 @@ def scan(lang: str, code: str, *, deadline: float | None = None) -> Findings:
 
 
 def _runner(name: str) -> Callable[[str, Sink, int], None] | None:
-    if name == "python":
-        from dcg.embedded.python import analyze as run
-    elif name == "javascript":
-        from dcg.embedded.javascript import analyze as run
-    elif name == "ruby":
-        from dcg.embedded.ruby import analyze as run
-    elif name == "perl":
-        from dcg.embedded.perl import analyze as run
-    elif name == "php":
-        from dcg.embedded.php import analyze as run
-    else:
+    """The ``analyze`` function of language module ``dcg.embedded.<name>``, if registered."""
+    if name not in LANGS:
         return None
+    # By name, from the registry above: a language is its module plus one entry in LANGS.
+    module: ModuleType = __import__(f"dcg.embedded.{name}", fromlist=["analyze"])
+    run: Callable[[str, Sink, int], None] = module.analyze
     return run

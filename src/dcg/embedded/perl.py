@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from dcg.embedded.actions import Action
-from dcg.embedded.lexer import LexSpec
-from dcg.embedded.scanner import Lang, run
+from dcg.embedded.lang import Lang, LexSpec
+from dcg.embedded.scanner import run
 
 TYPE_CHECKING = False  # typing is not imported at run time: it costs start-up time
 if TYPE_CHECKING:

@@ -10,10 +10,7 @@ from __future__ import annotations
 from dcg.embedded import actions
 from dcg.embedded.actions import MAX_DEPTH, Action, Sink
 from dcg.embedded.helpers import helper
-from dcg.embedded.lexer import LexSpec
 from dcg.embedded.render import rm_line
-from dcg.embedded.scanner import Lang
-from dcg.embedded.scanner import run as scan_tokens
 from dcg.embedded.values import (
     DYN,
     TMP,
@@ -24,7 +21,9 @@ from dcg.embedded.values import (
     dirname,
     env,
     expanduser,
+    format_fields,
     join,
+    percent,
     text,
 )
 
@@ -32,6 +31,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     import ast
     from collections.abc import Iterator
+
+    from dcg.embedded.lang import Lang
 else:
     # The node classes of the built-in _ast module are those of ast; importing ast itself
     # would cost more than the rest of the analysis (enum, contextlib, collections).
@@ -112,19 +113,26 @@ HELPERS["Path.cwd"] = "cwd"
 
 CONSTS: dict[str, object] = {"os.curdir": ".", "os.sep": "/", "os.path.sep": "/"}
 
-# The fallback scanner for code that does not parse.
-LANG = Lang(
-    "python",
-    lex=LexSpec(quotes={}, interp="py", line_comments=("#",), py_prefixes=True),
-    calls=CALLS,
-    helpers=HELPERS,
-    methods={"unlink": (RM_F, False), "rmdir": (RMDIR, False)},
-    path_class="Path",
-    member_ops=frozenset({"."}),
-    concat_ops=frozenset({"+"}),
-    envs=frozenset({"os.environ"}),
-    imports="py",
-)
+
+def fallback_lang() -> Lang:
+    """The token scanner's tables for Python code that does not parse.
+
+    Built (and the scanner imported) only then: code that parses never needs them.
+    """
+    from dcg.embedded.lang import Lang, LexSpec
+
+    return Lang(
+        "python",
+        lex=LexSpec(quotes={}, interp="py", line_comments=("#",), py_prefixes=True),
+        calls=CALLS,
+        helpers=HELPERS,
+        methods={"unlink": (RM_F, False), "rmdir": (RMDIR, False)},
+        path_class="Path",
+        member_ops=frozenset({"."}),
+        concat_ops=frozenset({"+"}),
+        envs=frozenset({"os.environ"}),
+        imports="py",
+    )
 
 
 def analyze(code: str, sink: Sink, depth: int = 0) -> None:
@@ -133,7 +141,9 @@ def analyze(code: str, sink: Sink, depth: int = 0) -> None:
     try:
         tree: ast.AST = compile(code, "<embedded>", "exec", ast.PyCF_ONLY_AST)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        scan_tokens(LANG, code, sink, depth)
+        from dcg.embedded.scanner import run as scan_tokens
+
+        scan_tokens(fallback_lang(), code, sink, depth)
         return
     _Visitor(sink, depth).visit(tree)
 
@@ -338,7 +348,7 @@ class _Visitor:
             if isinstance(node.op, ast.Div) and isinstance(left, PathValue):
                 return PathValue(join([left, right]) or DYN)
             if isinstance(node.op, ast.Mod) and isinstance(left, str):
-                return _percent(left, right)
+                return percent(left, right)
             return None
         if isinstance(node, (ast.List, ast.Tuple)):
             out: list[object] = []
@@ -410,7 +420,7 @@ class _Visitor:
             if m == "join" and args and isinstance(args[0], list):
                 return base.join(as_str(x) for x in args[0])
             if m == "format":
-                return _format(base, args, kwargs)
+                return format_fields(base, args, kwargs)
             if m in ("strip", "rstrip", "lstrip", "encode", "decode"):
                 return base
             if m == "split" and DYN not in base:
@@ -456,54 +466,3 @@ class _Visitor:
                 if root != DYN:
                     self.sink.emit("python recursive delete", rm_line("rm -rf", [root]))
             self.sink.emit(label, line)
-
-
-def _percent(fmt: str, arg: object) -> str:
-    """``fmt % arg`` for ``%s``-style conversions; unknown values become placeholders."""
-    items = arg if isinstance(arg, list) else [arg]
-    out, k, i = [], 0, 0
-    while i < len(fmt):
-        c = fmt[i]
-        if c == "%" and i + 1 < len(fmt):
-            d = fmt[i + 1]
-            if d == "%":
-                out.append("%")
-            else:
-                out.append(as_str(items[k]) if k < len(items) else DYN)
-                k += 1
-            i += 2
-            continue
-        out.append(c)
-        i += 1
-    return "".join(out)
-
-
-def _format(fmt: str, args: list[object], kwargs: dict[str, object]) -> str:
-    """``fmt.format(...)`` for plain ``{}``, ``{0}`` and ``{name}`` fields."""
-    out: list[str] = []
-    auto, i, n = 0, 0, len(fmt)
-    while i < n:
-        c = fmt[i]
-        if c in "{}" and fmt.startswith(c * 2, i):
-            out.append(c)
-            i += 2
-            continue
-        if c == "{":
-            end = fmt.find("}", i)
-            end = n if end < 0 else end
-            field = fmt[i + 1 : end]
-            for stop in "!:.[":
-                field = field.split(stop, 1)[0]
-            if not field:
-                v = args[auto] if auto < len(args) else None
-                auto += 1
-            elif field.isdigit():
-                v = args[int(field)] if int(field) < len(args) else None
-            else:
-                v = kwargs.get(field)
-            out.append(as_str(v))
-            i = end + 1
-            continue
-        out.append(c)
-        i += 1
-    return "".join(out)

@@ -113,3 +113,54 @@ def dirname(v: object) -> object:
     if not sep:
         return "."
     return head or "/"
+
+
+def percent(fmt: str, arg: object) -> str:
+    """Python's ``fmt % arg`` for ``%s``-style conversions; unknown values become placeholders."""
+    items = arg if isinstance(arg, list) else [arg]
+    out, k, i = [], 0, 0
+    while i < len(fmt):
+        c = fmt[i]
+        if c == "%" and i + 1 < len(fmt):
+            d = fmt[i + 1]
+            if d == "%":
+                out.append("%")
+            else:
+                out.append(as_str(items[k]) if k < len(items) else DYN)
+                k += 1
+            i += 2
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out)
+
+
+def format_fields(fmt: str, args: list[object], kwargs: dict[str, object]) -> str:
+    """``fmt.format(...)`` for plain ``{}``, ``{0}`` and ``{name}`` fields."""
+    out: list[str] = []
+    auto, i, n = 0, 0, len(fmt)
+    while i < n:
+        c = fmt[i]
+        if c in "{}" and fmt.startswith(c * 2, i):
+            out.append(c)
+            i += 2
+            continue
+        if c == "{":
+            end = fmt.find("}", i)
+            end = n if end < 0 else end
+            field = fmt[i + 1 : end]
+            for stop in "!:.[":
+                field = field.split(stop, 1)[0]
+            if not field:
+                v = args[auto] if auto < len(args) else None
+                auto += 1
+            elif field.isdigit():
+                v = args[int(field)] if int(field) < len(args) else None
+            else:
+                v = kwargs.get(field)
+            out.append(as_str(v))
+            i = end + 1
+            continue
+        out.append(c)
+        i += 1
+    return "".join(out)

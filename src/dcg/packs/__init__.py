@@ -17,6 +17,20 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dcg.model import Pack
 
+_SELF_KEYWORDS = (
+    "dcg", "-mdcg", "hooks", "settings", "config.toml", "allowlist", "history.jsonl",
+    "pending_confirmations", "allow_once", ".cursor", ".windsurf", ".codeium",
+    ".copilot", ".github", "opencode", "mv", "chmod", "chown", "chattr", "chgrp",
+    "setfacl", "truncate", "shred", "unlink", "rmdir", "tee", "ln", "rsync",
+    *(
+        f"{before}{d}{after}"
+        for d in (".claude", ".codex", ".gemini")
+        for before, after in (("~/", ""), ("home/", ""), ("home}/", ""), (" ", ""),
+                              ("=", ""), ("", " "), ("", "/ "), ("", "*"), ("", "/*"),
+                              ("", ","), ("", "}"), ("", "/,"), ("", "/}"))
+    ),
+)  # fmt: skip
+
 # (pack id, keywords). The module is ``dcg.packs.<pack id>``.
 REGISTRY: tuple[tuple[str, tuple[str, ...]], ...] = (
     # --- core (always on) ---
@@ -38,14 +52,15 @@ REGISTRY: tuple[tuple[str, tuple[str, ...]], ...] = (
             "clc",
         ),
     ),
-    # Not ".claude"/".codex": every Claude and Codex payload's transcript_path has them.
-    ("core.dcg", ("dcg", "hooks", "settings", "config.toml")),
+    # Not a bare ".claude"/".codex"/".gemini": every such payload's transcript_path has
+    # them (`/.claude/projects/…`); only the spellings a command uses count. The writers
+    # (mv, chmod, …) reach a protected path through a glob or a `cd` with no keyword.
+    ("core.dcg", _SELF_KEYWORDS),
     # Unresolvable expansions in a command word ("$CMD -rf", "`…` --hard"), and what can
     # run code dcg has to look into: pipes and redirections into a shell, process
     # substitution, scripts (sh FILE, ./FILE, source), globs and brace alternatives in a
-    # command word, package scripts and make recipes. Not "bash": every payload names it
-    # (a script run as `bash NAME`, NAME without ".sh" or "./", is read only when the
-    # line has another keyword; README "Known limits").
+    # command word, package scripts, make recipes, interpreters running computed code.
+    # Not "bash": every payload names it.
     (
         "core.shell",
         (

@@ -24,14 +24,16 @@ class Command(Frozen):
     the text of a heredoc or here-string fed to the command, if any; ``via`` is the
     provenance chain (``("sudo",)``, ``("bash -c",)``, ``("$(…)",)``); ``dynamic`` is
     True when the command word or an argument came from an expansion that could not
-    be resolved statically.
+    be resolved statically. ``cwd`` is the directory that ``cd``/``pushd`` earlier on the
+    line moved to (as written, relative to the payload cwd when not absolute), None when
+    there was none, ``"\\x00?"`` when it cannot be known.
 
     ``text`` is what rule patterns are matched against: ``" ".join(words)`` followed
     by `` >target`` for each output redirection and `` <<< stdin`` (whitespace folded)
     when the command is fed a heredoc or here-string.
     """
 
-    __slots__ = ("argv", "data", "dynamic", "redirects", "stdin", "text", "via", "words")
+    __slots__ = ("argv", "cwd", "data", "dynamic", "redirects", "stdin", "text", "via", "words")
 
     argv: tuple[str, ...]
     words: tuple[str, ...]
@@ -40,6 +42,7 @@ class Command(Frozen):
     stdin: str | None
     via: tuple[str, ...]
     dynamic: bool
+    cwd: str | None
     text: str
 
     def __init__(
@@ -52,6 +55,7 @@ class Command(Frozen):
         stdin: str | None = None,
         via: tuple[str, ...] = (),
         dynamic: bool = False,
+        cwd: str | None = None,
     ) -> None:
         if words is None:
             words = argv
@@ -62,6 +66,7 @@ class Command(Frozen):
         self._set("stdin", stdin)
         self._set("via", via)
         self._set("dynamic", dynamic)
+        self._set("cwd", cwd)
         text = " ".join(words)
         for op, target in redirects:
             if ">" in op:

@@ -125,8 +125,10 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
     if not argv:
         if any(op != "<<<" and target is not None for op, target in simple.redirects):
             ctx.budget.command()
-            out.append(Command((), redirects=tuple(redirects), via=ctx.via))
+            out.append(Command((), redirects=tuple(redirects), via=ctx.via, cwd=env.get(_CWD)))
         return
+    if argv[0] in _CHDIR and not dyns[0]:
+        _chdir(argv, dyns, env)
     work = unwrap.Work(argv, dyns, ctx.via, stdin)
     pipe = simple.pipe_in
     if pipe is not None:
@@ -146,6 +148,36 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
 
 
 _ALIAS = "\x00git-alias:"
+# The directory `cd`/`pushd` moved to earlier on the line, kept in the variable table
+# (dcg.selfguard resolves it against the payload cwd); _UNKNOWN when it cannot be known.
+_CWD = "\x00cwd"
+_UNKNOWN = "\x00?"
+_CHDIR = frozenset(("cd", "pushd", "popd"))
+
+
+def _home_only(word: str) -> bool:
+    """`$HOME/…` with no other expansion: dcg.selfguard knows what HOME is."""
+    for prefix in ("$HOME", "${HOME}"):
+        if word == prefix or word.startswith(prefix + "/"):
+            return "$" not in word[len(prefix) :] and "`" not in word
+    return False
+
+
+def _chdir(argv: list[str], dyns: list[bool], env: dict[str, str | None]) -> None:
+    args = [(a, d) for a, d in zip(argv[1:], dyns[1:], strict=True) if not a.startswith("-")]
+    old = env.get(_CWD)
+    if args and args[0][1] and _home_only(args[0][0]):
+        args[0] = (args[0][0], False)
+    if argv[0] == "popd" or any(a == "-" for a in argv[1:]) or (args and args[0][1]):
+        env[_CWD] = _UNKNOWN
+        return
+    target = args[0][0] if args else "~"
+    if old == _UNKNOWN and not target.startswith(("/", "~")):
+        return
+    if old is None or target.startswith(("/", "~", "$HOME")):
+        env[_CWD] = target
+    else:
+        env[_CWD] = old.rstrip("/") + "/" + target
 
 
 def _git_alias(work: unwrap.Work, env: dict[str, str | None]) -> None:
@@ -244,6 +276,7 @@ def _command(
             stdin=work.stdin if work.stdin is not None else work.fed,
             via=work.via,
             dynamic=dynamic,
+            cwd=ctx.env.get(_CWD),
         )
     )
     if work.opaque is not None:

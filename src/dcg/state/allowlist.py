@@ -94,9 +94,16 @@ def entry_matches(entry: Entry, rule_id: str, segment: str, now_iso: str) -> boo
     return bool(command) and " ".join(str(command).split()) == segment
 
 
-def find(rule_id: str, segment: str, now: float, *, write_cache: bool = True) -> Entry | None:
-    """The first live entry allowing this rule (or this exact segment), if any."""
-    entries = load_entries(write_cache=write_cache)
+def find(
+    rule_id: str, segment: str, now: float, *, write_cache: bool = True, user: bool = True
+) -> Entry | None:
+    """The first live entry allowing this rule (or this exact segment), if any.
+
+    ``user=False`` (a managed policy's ``[allowlist] user = false``) reads only the
+    system allowlist.
+    """
+    sources = None if user else (paths.system_allowlist_file(),)
+    entries = load_entries(sources, write_cache=write_cache)
     if not entries:
         return None
     now_iso = clock.iso(now)

@@ -46,6 +46,29 @@ def note(message: str) -> None:
         _notes.append(message)
 
 
+def once_per_session(notices: list[str], agent: str, session_id: str | None) -> str:
+    """The notices not yet shown in this agent session, as stderr text; marks them shown.
+
+    The marks live in the session directory. Where it cannot be written every notice is
+    shown every time: saying too much is better than hiding why dcg decided as it did.
+    """
+    from dcg import paths
+
+    fresh = list(dict.fromkeys(notices))
+    try:
+        directory = paths.session_dir()
+        key = sha256_hex(f"{agent}\0{session_id or ''}".encode())[:16]
+        path = os.path.join(directory, f"notices-{key}")
+        seen = set(read_bytes(path).decode("ascii", "replace").splitlines())
+        digests = {n: sha256_hex(n.encode())[:16] for n in fresh}
+        fresh = [n for n in fresh if digests[n] not in seen]
+        if fresh:
+            append_line(path, "\n".join(digests[n] for n in fresh))
+    except OSError:
+        pass
+    return "".join(n + "\n" for n in fresh)
+
+
 def take_notes() -> list[str]:
     """Return and forget the notices collected so far."""
     out = list(_notes)

@@ -1,0 +1,66 @@
+"""Qwen Code ``PreToolUse`` adapter: a Gemini CLI fork with Claude Code's hook protocol.
+
+Qwen Code sends ``hook_event_name: "PreToolUse"``, ``tool_name: "run_shell_command"``
+(the runtime tool id, as in Gemini CLI) and ``tool_input.command``, and reads
+``hookSpecificOutput`` with ``permissionDecision`` (``allow|deny|ask``; ``ask`` falls
+back to ``deny`` where Qwen cannot prompt), ``permissionDecisionReason`` (required) and
+``additionalContext`` (QwenLM/qwen-code docs/users/features/hooks.md, read 2026-12).
+Its docs list ``systemMessage`` without saying who reads it, so no approval code is
+written anywhere: the person finds the pending item with ``dcg confirm``.
+"""
+
+from __future__ import annotations
+
+from dcg import jsonfast
+from dcg.agents import _fields
+from dcg.agents._common import cap, command_text, error_reason, text
+from dcg.hookio import SOFT_BLOCK, WARNING, HookRequest, Reply
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from dcg.hookio import Outcome
+
+NAME = "qwen"
+
+OUTPUT_FIELDS: dict[str, frozenset[str]] = _fields.fields(NAME)
+
+_TOOLS = frozenset({"run_shell_command"})
+
+
+def read(payload: dict[str, object]) -> HookRequest | None:
+    tool = payload.get("tool_name")
+    tool_input = payload.get("tool_input")
+    if tool not in _TOOLS or not isinstance(tool_input, dict):
+        return None
+    command = command_text(tool_input.get("command"))
+    if command is None:
+        return None
+    return HookRequest(
+        NAME,
+        command,
+        cwd=text(payload.get("cwd")),
+        session_id=text(payload.get("session_id")),
+        tool="run_shell_command",
+        permission_mode=text(payload.get("permission_mode")),
+    )
+
+
+def render(request: HookRequest, outcome: Outcome, details: bool = False) -> Reply:
+    specific: dict[str, object] = {"hookEventName": "PreToolUse"}
+    if outcome.level == WARNING:
+        specific["additionalContext"] = cap(outcome.model_text)
+    else:
+        # Qwen itself turns an `ask` into a deny where it cannot prompt.
+        ask = outcome.ask and outcome.level == SOFT_BLOCK
+        specific["permissionDecision"] = "ask" if ask else "deny"
+        specific["permissionDecisionReason"] = cap(outcome.model_text)
+    return Reply(jsonfast.dumps({"hookSpecificOutput": specific}) + "\n", "", 0)
+
+
+def render_error(message: str) -> Reply:
+    specific = {
+        "hookEventName": "PreToolUse",
+        "permissionDecision": "deny",
+        "permissionDecisionReason": error_reason(message),
+    }
+    return Reply(jsonfast.dumps({"hookSpecificOutput": specific}) + "\n", "", 0)
