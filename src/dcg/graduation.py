@@ -123,7 +123,7 @@ def _facts(match: Match, request: HookRequest, v: Verdict) -> render.Facts:
         pack_id=match.pack.id,
         severity=match.severity,
         command=request.command,
-        reason=rule.reason,
+        reason=match.reason,
         explanation=rule.explanation,
         alternative=rule.alternative,
         session_count=v.session,

@@ -152,5 +152,17 @@ class Match(Frozen):
     def severity(self) -> SeverityName:
         return self.rule.severity
 
+    @property
+    def reason(self) -> str:
+        """The rule's reason, with what could not be seen and where a script said it."""
+        reason = self.rule.reason
+        argv = self.command.argv
+        if len(argv) == 2 and argv[0] == "<opaque>":
+            reason += f" ({argv[1]})"
+        where = [v[3:] for v in self.command.via if v.startswith("in ")]
+        if where:
+            reason += f" [in {where[-1]}]"
+        return reason
+
     def __repr__(self) -> str:
         return f"Match({self.rule_id!r}, {self.command.text!r})"

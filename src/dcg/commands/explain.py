@@ -67,7 +67,7 @@ def explain_data(
             "severity": m.severity,
             "segment": m.command.text,
             "pattern": m.rule.pattern,
-            "reason": m.rule.reason,
+            "reason": m.reason,
             "explanation": m.rule.explanation,
             "safeAlternative": m.rule.alternative,
         }

@@ -84,7 +84,7 @@ def result_json(evaluation: Evaluation, outcome: Outcome | None) -> dict[str, ob
                 "ruleId": m.rule_id,
                 "packId": m.pack.id,
                 "severity": m.severity,
-                "reason": m.rule.reason,
+                "reason": m.reason,
                 "safeAlternative": m.rule.alternative,
                 "segment": m.command.text,
             }

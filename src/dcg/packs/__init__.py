@@ -56,8 +56,46 @@ REGISTRY: tuple[tuple[str, tuple[str, ...]], ...] = (
     # them (`/.claude/projects/…`); only the spellings a command uses count. The writers
     # (mv, chmod, …) reach a protected path through a glob or a `cd` with no keyword.
     ("core.dcg", _SELF_KEYWORDS),
-    # Unresolvable expansions in a command word ("$CMD -rf", "`…` --hard").
-    ("core.shell", ("$", "`")),
+    # Unresolvable expansions in a command word ("$CMD -rf", "`…` --hard"), and what can
+    # run code dcg has to look into: pipes and redirections into a shell, process
+    # substitution, scripts (sh FILE, ./FILE, source), globs and brace alternatives in a
+    # command word, package scripts, make recipes, interpreters running computed code.
+    # Not "bash": every payload names it.
+    (
+        "core.shell",
+        (
+            "$",
+            "`",
+            "<opaque>",
+            "|",
+            "<",
+            "sh",
+            "zsh",
+            "ksh",
+            "dash ",
+            "source",
+            "./",
+            "?",
+            "*",
+            "[",
+            "{,",
+            ",}",
+            "npm",
+            "pnpm",
+            "yarn",
+            "make",
+            "system",
+            "popen",
+            "subprocess",
+            "spawn",
+            "exec(",
+            "exec ",
+            "execv",
+            "execl",
+            "eval",
+            "shell",
+        ),
+    ),
     # --- optional packs ---
     ("secrets.vault", ("vault",)),
     ("secrets.aws_secrets", ("secretsmanager",)),

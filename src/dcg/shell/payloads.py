@@ -6,6 +6,7 @@ commands of their own instead) and queues the payload on the ``Work``.
 
 from __future__ import annotations
 
+from dcg.shell.opaque import FETCHERS
 from dcg.shell.unwrap import normalize, skip_options
 
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
@@ -26,6 +27,15 @@ def _fed(w: Work, kind: str, name: str) -> None:
     elif w.piped:
         w.dynamic = True
         w.via = (*w.via, "pipe to sh" if kind == "sh" else f"pipe to {name}")
+        if w.feeder not in FETCHERS:  # `curl … | sh` is the documented installer limit
+            source = f"the output of {w.feeder}" if w.feeder else "the output of a compound command"
+            w.opaque = f"{source} is piped into {name} as code"
+    elif (
+        w.infile is not None
+        and w.infile.startswith(("<(", "/dev/fd/", "/proc/self/fd/"))
+        and not w.installer
+    ):
+        w.opaque = f"{name} reads code from a process substitution"
 
 
 def _shell(w: Work) -> None:
@@ -56,16 +66,42 @@ def _shell(w: Work) -> None:
     if cflag:
         if i < n:
             w.data[i] = f"script run by {name} -c (parsed)"
-            w.payloads.append(("sh", f"{name} -c", argv[i], []))
+            if not (w.installer and "$(…)" in argv[i]):
+                w.payloads.append(("sh", f"{name} -c", argv[i], []))
+            _positional(w, i + 2, f"{name} -c")
     elif i >= n or sflag:
         _fed(w, "sh", name)
+    elif argv[i].startswith(("<(", "/dev/fd/", "/proc/self/fd/", "/dev/stdin")):
+        if argv[i].startswith("/dev/stdin"):
+            _fed(w, "sh", name)
+        elif not w.installer:
+            w.opaque = f"{name} runs a script from a process substitution"
+
+
+def _source(w: Work) -> None:
+    """`source FILE` / `. FILE`: a process substitution or stdin as FILE is unseen code."""
+    argv = w.argv
+    if len(argv) < 2:
+        return
+    target = argv[1]
+    if target.startswith(("/dev/stdin", "/dev/fd/0", "/proc/self/fd/0")):
+        _fed(w, "sh", argv[0])
+    elif target.startswith(("<(", "/dev/fd/", "/proc/self/fd/")) and not w.installer:
+        w.opaque = f"{argv[0]} reads code from a process substitution"
+
+
+def _positional(w: Work, start: int, label: str) -> None:
+    """`bash -c 'SCRIPT' NAME ARGS…`: ARGS are the script's "$@"; remember them."""
+    w.positional = w.argv[start:] if start <= len(w.argv) else []
 
 
 def _eval(w: Work) -> None:
     if len(w.argv) > 1:
         for k in range(1, len(w.argv)):
             w.data[k] = "eval string (parsed)"
-        w.payloads.append(("sh", "eval", " ".join(w.argv[1:]), []))
+        text = " ".join(w.argv[1:])
+        if not (w.installer and "$(…)" in text):
+            w.payloads.append(("sh", "eval", text, []))
 
 
 def _trap(w: Work) -> None:
@@ -264,6 +300,8 @@ _PYTHON = _interpreter("python", "c", "WXQ", "m")
 HANDLERS: dict[str, Callable[[Work], None]] = {
     **{name: _shell for name in SHELLS},
     "eval": _eval,
+    "source": _source,
+    ".": _source,
     "trap": _trap,
     "ssh": _ssh,
     "docker": _container,

@@ -17,7 +17,8 @@ if TYPE_CHECKING:
 class Work:
     """A simple command being unwrapped and classified; becomes a Command."""
 
-    __slots__ = ("argv", "data", "dynamic", "dyns", "fed", "payloads", "piped", "stdin", "via")
+    __slots__ = ("argv", "data", "dynamic", "dyns", "fed", "feeder", "infile", "installer",
+                 "opaque", "payloads", "piped", "positional", "stdin", "via")  # fmt: skip
 
     def __init__(
         self, argv: list[str], dyns: list[bool], via: tuple[str, ...], stdin: str | None
@@ -31,6 +32,14 @@ class Work:
         self.stdin = stdin
         self.piped = False  # stdin comes from a pipe
         self.fed: str | None = None  # the text that pipe carries, when known
+        self.feeder = ""  # the command word of the command feeding that pipe
+        # What will run but cannot be seen (decoded text piped into a shell, a computed
+        # script, a shell escape fed a computed string): becomes a core.shell finding.
+        self.opaque: str | None = None
+        self.infile: str | None = None  # the target of a `<` redirection
+        self.installer = False  # every substitution in the words only fetches (curl)
+        # "$@" of a script run by `sh -c SCRIPT NAME ARGS…`, once the handler saw ARGS.
+        self.positional: list[str] | None = None
 
     def drop(self, start: int) -> None:
         self.argv = self.argv[start:]
@@ -181,29 +190,6 @@ def _simple(short: str = "", long: tuple[str, ...] = ()) -> Callable[[Work], int
 
     return unwrap
 
-
-WRAPPERS: dict[str, Callable[[Work], int]] = {
-    "sudo": _sudo,
-    "doas": _simple("uC"),
-    "env": _env,
-    "command": _command,
-    "builtin": _simple(),
-    "exec": _simple("a"),
-    "nice": _simple("n", ("adjustment",)),
-    "ionice": _ionice,
-    "timeout": _timeout,
-    "nohup": _simple(),
-    "time": _simple("fo", ("format", "output")),
-    "stdbuf": _simple("ioe", ("input", "output", "error")),
-    "setsid": _simple(),
-    "xargs": _xargs,
-    "flock": _flock,
-    "script": _script,
-    "busybox": _simple(),
-    "chroot": lambda w: operand(skip_options(w.argv, 1, "", ("userspec", "groups")) + 1, w.argv),
-    "unbuffer": _simple(),
-    "caffeinate": _simple("tw"),
-}
 
 _GIT_VALUE = ("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env",
               "--super-prefix", "--exec-path", "--attr-source", "--list-cmds")  # fmt: skip

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dcg.shell import clients, context, gitargs, payloads, unwrap
+from dcg.shell import clients, context, gitargs, opaque, payloads, unwrap, wrappers
 from dcg.shell.command import Command
 from dcg.shell.lexer import lex
 from dcg.shell.limits import MAX_DEPTH, MAX_SIZE, Budget, TooComplex
@@ -120,6 +120,8 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
     _remember_written(simple, redirects, env)
     if (argv and argv[0] in _DECLARE) or argv[:1] == ["read"]:
         _declare(argv, dyns, env)
+    if argv[:1] == ["set"] and len(argv) > 1 and (argv[1] == "--" or argv[1][:1] not in "-+"):
+        set_positional(env, argv[2:] if argv[1] == "--" else argv[1:])
     if not argv:
         if any(op != "<<<" and target is not None for op, target in simple.redirects):
             ctx.budget.command()
@@ -132,7 +134,16 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
     if pipe is not None:
         work.piped = True
         work.fed = None if pipe is OPAQUE else _piped_text(pipe)
+        work.feeder = unwrap.normalize(pipe.fields[0]) if pipe.fields else ""
+    work.installer = opaque.installer_subs(simple)
+    for op, path in redirects:
+        if op == "<":
+            work.infile = path
     _command(work, tuple(redirects), ctx, out)
+    why = opaque.computed_word(simple) if dyns and dyns[0] else None
+    if why is not None:
+        ctx.budget.command()
+        out.append(opaque.command(why, ctx.via))
     _run_written(argv, dyns, ctx, out)
 
 
@@ -230,10 +241,12 @@ def _command(
     # written (it cannot be normalised or unwrapped).
     while work.argv and not work.dyns[0]:
         name = unwrap.normalize(work.argv[0])
-        wrapper = unwrap.WRAPPERS.get(name)
+        wrapper = wrappers.lookup(name, work.argv)
         start = wrapper(work) if wrapper is not None else -1
         if start <= 0:
             break
+        if name in wrappers.SUBCOMMAND_WRAPPERS and wrappers.TABLE.get(name) is not wrapper:
+            name = f"{name} {work.argv[1]}"
         work.drop(start)
         work.via = (*work.via, name)
         work.payloads = []
@@ -273,8 +286,15 @@ def _command(
             cwd=ctx.env.get(_CWD),
         )
     )
+    if work.opaque is not None:
+        ctx.budget.command()
+        out.append(opaque.command(work.opaque, work.via))
+    if not work.dyns[0] and not data:
+        _unknown_wrapper(work, redirects, ctx, out)
     for kind, label, text, args in work.payloads:
         child = ctx.child((*work.via, label))
+        if work.positional is not None and kind == "sh":
+            set_positional(child.env, work.positional)
         if kind == "sh":
             run_text(text, child, out)
         elif kind == "argv":
@@ -319,7 +339,64 @@ def _embedded(lang: str, code: str, ctx: Ctx, out: list[Command]) -> None:
         found = [(f"{lang} (analysis failed)", "$DCG_UNANALYZED_CODE")]
     via = ctx.via[:-1]
     for label, line in found:
+        if line.startswith(("'<dynamic>'", "${")):
+            # The code runs a command whose text it computes (a decoded string, an
+            # environment variable, a concatenation dcg could not evaluate).
+            ctx.budget.command()
+            why = f"{label} runs a command computed at run time ({line[:40]})"
+            out.append(opaque.command(why, (*via, label)))
+            continue
         run_text(line, Ctx((*via, label), ctx.depth, dict(ctx.env), ctx.budget), out)
+
+
+POSITIONAL = "\x00@"
+
+
+def set_positional(env: dict[str, str | None], args: list[str]) -> None:
+    """Remember "$@" / "$1"… (after `set -- ARGS` or for `sh -c SCRIPT NAME ARGS`)."""
+    env[POSITIONAL] = " ".join(args)
+    for k in range(1, 10):
+        env[POSITIONAL + str(k)] = args[k - 1] if k <= len(args) else ""
+
+
+# Commands whose arguments mention commands without running them: the unknown-wrapper
+# policy below never applies to them.
+_NOT_WRAPPERS = frozenset((*context.ALL_ARGS, "alias", "unalias", "tldr", "cheat", "complete",
+    "compgen", "hash", "history", "fc", "bind", "set", "unset", "dcg", "git", "export",
+    "declare", "typeset", "local", "readonly", "read", "test", "[", "cd", "pushd", "ls",
+    "cat", "less", "more", "head", "tail", "wc", "touch", "mkdir", "cp", "mv", "ln", "grep",
+    "rg", "sed", "awk", "sort", "uniq", "tr", "cut", "jq", "yq", "tee", "diff", "file",
+    "stat", "du", "df", "chmod", "chown", "rm", "rmdir", "find", "xargs", "make", "npm",
+    "pnpm", "yarn", "pip", "pip3", "cargo", "go", "docker", "kubectl", "ssh", "scp"))  # fmt: skip
+# Command words whose arguments a wrapper dcg does not know would run destructively.
+_DESTRUCTIVE_HEADS = frozenset(
+    ("rm", "shred", "dd", "mkfs", "wipefs", "truncate", "find", "git", "rimraf", "unlink",
+     "rmdir", "srm", "blkdiscard")
+)  # fmt: skip
+UNKNOWN_WRAPPER_REACH = 4  # the destructive command word is at most this many words in
+
+
+def _unknown_wrapper(
+    work: unwrap.Work, redirects: tuple[tuple[str, str], ...], ctx: Ctx, out: list[Command]
+) -> None:
+    """An unknown command word followed (within a few words) by a known destructive
+    command: judge the tail as the command it would run (`mywrap -q rm -rf src`).
+
+    A tail whose arguments are harmless matches no rule, so only a destructive tail
+    stops the line; the tail never starts at an option value of a known command.
+    """
+    argv = work.argv
+    name = argv[0]
+    if name in _NOT_WRAPPERS or payloads.handler(name) is not None or len(argv) < 3:
+        return
+    for k in range(1, min(len(argv) - 1, UNKNOWN_WRAPPER_REACH + 1)):
+        head = unwrap.normalize(argv[k])
+        if head in _DESTRUCTIVE_HEADS or head.startswith("mkfs."):
+            tail = argv[k:]
+            child = ctx.child((*work.via, f"{name} (unknown wrapper)"))
+            sub = unwrap.Work(tail, work.dyns[k:], child.via, work.stdin)
+            _command(sub, redirects, child, out)
+            return
 
 
 def _declare(argv: list[str], dyns: list[bool], env: dict[str, str | None]) -> None:

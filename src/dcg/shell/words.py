@@ -93,6 +93,13 @@ def _default_form(raw: str, env: dict[str, str | None]) -> tuple[str, bool]:
     return raw, True
 
 
+# Positional parameters the walker may know, and their key in the variable table.
+_POSITIONAL = {"$@": "\x00@", "${@}": "\x00@", "$*": "\x00@", "${*}": "\x00@"}
+_POSITIONAL.update({f"${k}": f"\x00@{k}" for k in range(1, 10)})
+_POSITIONAL.update({f"${{{k}}}": f"\x00@{k}" for k in range(1, 10)})
+_ALL_POSITIONAL = frozenset(("$@", "${@}"))
+
+
 def expand(
     word: Word,
     env: dict[str, str | None],
@@ -113,7 +120,15 @@ def expand(
         if kind == "s":
             text = value
         elif kind == "x":
-            text, dynamic = _default_form(raw, env)
+            if raw in _POSITIONAL:
+                got = env.get(_POSITIONAL[raw])
+                if got is None:
+                    text, dynamic = raw, True
+                else:  # "$@" / "$1" after `set --` or in `sh -c SCRIPT NAME ARGS`
+                    text, splittable = got, split and (not quoted or raw in _ALL_POSITIONAL)
+            else:
+                text, unresolved = _default_form(raw, env)
+                dynamic = dynamic or unresolved
         else:
             got = env.get(value) if kind == "v" else sub_text(word, int(value))
             if got is None and kind == "v" and value in _MEANINGFUL and value in env:

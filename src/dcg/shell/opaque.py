@@ -1,0 +1,123 @@
+"""Code whose text cannot be known before it runs: what makes a command opaque, and why.
+
+A command is opaque when what it executes is computed at run time and dcg cannot see
+it: a command word that is entirely a command substitution, decoded text piped into a
+shell, a process substitution sourced or run by a shell, a shell escape in a tool fed a
+computed string, an interpreter's ``system``/``exec`` of a computed string. Each becomes
+one ``<opaque> WHY`` command that the ``core.shell:opaque-exec`` rule stops; ``WHY``
+says what could not be seen.
+
+Installers fetched from a URL and piped into a shell (``curl … | sh``,
+``sh -c "$(curl …)"``) keep their earlier treatment: they are documented as a known
+limit in the README, and stopping them would stop every documented install line.
+"""
+
+from __future__ import annotations
+
+from dcg.shell.command import Command
+
+TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
+
+if TYPE_CHECKING:
+    from dcg.shell.parser import Simple
+    from dcg.shell.words import Token
+
+WORD = "<opaque>"
+
+# Programs that only fetch: their output piped into a shell is an installer, the
+# documented known limit (README "Known limits").
+FETCHERS = frozenset(("curl", "wget", "fetch", "http", "https", "xh", "aria2c"))
+
+# Substitutions that look up a path rather than compute code: `$(which python) x.py`,
+# `$(brew --prefix)/bin/x` stay judged by the dynamic-command rule as before.
+LOOKUPS = frozenset(
+    (
+        "which",
+        "command",
+        "type",
+        "whereis",
+        "realpath",
+        "readlink",
+        "dirname",
+        "basename",
+        "pwd",
+        "brew",
+        "xcrun",
+        "pyenv",
+        "rbenv",
+        "nodenv",
+        "asdf",
+        "mise",
+        "go",
+        "npm",
+        "yarn",
+        "pnpm",
+        "git",
+        "python",
+        "python3",
+        "rustc",
+        "rustup",
+        "ruby",
+        "gem",
+        "cygpath",
+        "mktemp",
+    )
+)
+
+
+# Tools whose output is shell setup meant to be eval'd or sourced (`eval "$(ssh-agent -s)"`,
+# `source <(kubectl completion bash)`): their own, documented use.
+SETUP = frozenset(("ssh-agent", "direnv", "conda", "starship", "zoxide", "fnm", "opam",
+                   "kubectl", "helm", "gh", "poetry", "pip", "uv", "fzf", "atuin", "jenv",
+                   "goenv", "luarocks", "mamba", "micromamba", "dircolors", "keychain",
+                   "gpg-agent", "register-python-argcomplete"))  # fmt: skip
+
+
+def command(why: str, via: tuple[str, ...]) -> Command:
+    """The finding: a pseudo-command the core.shell:opaque-exec rule matches."""
+    return Command((WORD, why), via=via)
+
+
+def sub_programs(tokens: list[Token]) -> list[str]:
+    """The command words of the simple commands in a substitution's tokens."""
+    from dcg.shell.parser import split
+
+    names: list[str] = []
+    for simple in split(tokens, 0):
+        if simple.words:
+            lit = simple.words[0].literal()
+            names.append((lit or "").rpartition("/")[2].lower() or "?")
+    return names
+
+
+def computed_word(simple: Simple) -> str | None:
+    """Why the command word is opaque, when it is entirely a command substitution."""
+    if not simple.words:
+        return None
+    word = simple.words[0]
+    if not word.parts or any(p[0] != "c" for p in word.parts):
+        return None
+    names: list[str] = []
+    for _, payload in word.subs:
+        if isinstance(payload, str):
+            return "the command word is the output of a backquoted command"
+        names.extend(sub_programs(payload))
+    if names and all(n in LOOKUPS for n in names):
+        return None
+    if names and all(n in FETCHERS for n in names):
+        return None  # an installer: see the module docstring
+    shown = " | ".join(names) or "a command"
+    return f"the command word is the output of $({shown}), which dcg cannot see"
+
+
+def installer_subs(simple: Simple) -> bool:
+    """Every substitution in the command's words only fetches (`sh -c "$(curl …)"`) or
+    prints a tool's own shell setup (`eval "$(pyenv init -)"`): they keep their earlier
+    treatment."""
+    names: list[str] = []
+    for word in simple.words:
+        for _, payload in word.subs:
+            if isinstance(payload, str):
+                return False
+            names.extend(sub_programs(payload))
+    return bool(names) and all(n in FETCHERS or n in SETUP or n in LOOKUPS for n in names)
