@@ -149,7 +149,7 @@ def _hook(command: str) -> str:
         }
     )
     out, err = io.StringIO(), io.StringIO()
-    env = dict(os.environ, DCG_RESPONSE_MODE="paranoid", DCG_PACKS=PACKS)
+    env = dict(os.environ, DCG_RESPONSE_MODE="paranoid", DCG_PACKS=PACKS, DCG_HOOK_DETAILS="1")
     assert hook.main([], io.BytesIO(payload.encode()), out, err, env) == 0
     return out.getvalue()
 

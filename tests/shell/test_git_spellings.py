@@ -177,7 +177,7 @@ def _payload(command: str) -> str:
 
 def _hook(command: str) -> str:
     out, err = io.StringIO(), io.StringIO()
-    env = dict(os.environ, DCG_RESPONSE_MODE="paranoid")
+    env = dict(os.environ, DCG_RESPONSE_MODE="paranoid", DCG_HOOK_DETAILS="1")
     code = hook.main([], io.BytesIO(_payload(command).encode()), out, err, env)
     assert code == 0
     return out.getvalue()
