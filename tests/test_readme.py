@@ -188,22 +188,25 @@ def _commands_table() -> list[str]:
 
 def _words(spec: dict[str, list[str]], usage: str) -> tuple[str, list[str], list[str]]:
     """The subcommand path a usage names, its flags, and its literal words (like ``clear``)."""
-    words = shlex.split(usage.replace("\\|", " ").replace("…", " "))[1:]
+    # shlex turns ``a\\|b`` into one word ``a|b``: alternatives of one place in the usage.
+    words = shlex.split(usage.replace("…", " "))[1:]
     path = ""
     flags: list[str] = []
     literals: list[str] = []
     after_flag = False
     for raw in words:
-        w = raw.strip("[]")
-        key = f"{path} {w}".strip()
-        if w.startswith("-"):
-            flags += re.findall(r"--[\w-]+", w)
+        alternatives = raw.strip("[]").split("|")
+        if alternatives[0].startswith("-"):
+            for w in alternatives:
+                flags += re.findall(r"--[\w-]+", w)
             after_flag = True
             continue
-        if key in spec:
-            path = key
-        elif re.fullmatch(r"[a-z][a-z-]*", w) and not after_flag:
-            literals.append(w)
+        for w in alternatives:
+            key = f"{path} {w}".strip()
+            if key in spec:
+                path = key
+            elif re.fullmatch(r"[a-z][a-z-]*", w) and not after_flag:
+                literals.append(w)
         after_flag = False
     return path, flags, literals
 

@@ -424,6 +424,10 @@ def _finish(cfg: Config, enabled: list[str], disabled: list[str]) -> None:
     for pack_id in [*defaults, *wanted]:
         if pack_id not in cfg.packs and pack_id not in dropped:
             cfg.packs.append(pack_id)
+    # Registry order, whatever order the layers named them in: which of two equally severe
+    # matches a reply names must not depend on how a pack came to be enabled.
+    order = {pack_id: i for i, pack_id in enumerate(all_ids())}
+    cfg.packs.sort(key=lambda pack_id: order.get(pack_id, len(order)))
     cfg.quiet_rules = frozenset(r for p in defaults if p not in wanted for r in opt_in_rules(p))
     for key in DURATIONS:
         section, name = key.split(".")

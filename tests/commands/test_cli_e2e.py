@@ -9,11 +9,13 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
-from dcgrun import Dcg, decision
+from dcgrun import PROJECT, Dcg, decision
 
 from dcg import cli, paths
+from dcg.agents import AGENTS
 
 DETAILS = {"DCG_HOOK_DETAILS": "1"}
 COLOUR = re.compile(r"\x1b\[[\d;]*(?:3[0-7]|9[0-7]|38)[;m]")
@@ -253,10 +255,12 @@ AGENT_FILES = {
     "cursor": ".cursor/hooks.json",
     "windsurf": ".codeium/windsurf/hooks.json",
     "opencode": ".config/opencode/plugins/dcg.js",
+    "factory": ".factory/hooks.json",
+    "qwen": ".qwen/settings.json",
 }
 
 
-def test_install_all_with_one_commented_file_installs_the_other_six(run: Dcg) -> None:
+def test_install_all_with_one_commented_file_installs_the_others(run: Dcg) -> None:
     home = Path.home()
     gemini = home / AGENT_FILES["gemini"]
     gemini.parent.mkdir(parents=True)
@@ -266,7 +270,7 @@ def test_install_all_with_one_commented_file_installs_the_other_six(run: Dcg) ->
     assert result.code == 1, result
     assert "gemini: NOT installed" in result.out and "add this to" in result.out
     assert '"BeforeTool"' in result.out and f"{run.exe} hook --agent gemini" in result.out
-    assert "6 of 7 agents installed; not gemini" in result.out
+    assert f"{len(AGENTS) - 1} of {len(AGENTS)} agents installed; not gemini" in result.out
     assert gemini.read_text() == text
     for agent, rel in AGENT_FILES.items():
         if agent != "gemini":
@@ -336,11 +340,14 @@ def test_unknown_pack_on_the_command_line_is_an_error(run: Dcg) -> None:
 def test_explain_counts_and_window_as_recorded(run: Dcg) -> None:
     for _ in range(2):
         run.hook("git reset --hard", session="explain")
-    data = json.loads(run("explain", "--json", "git reset --hard").out)["graduation"]
+    # History is counted per project (history_scope = "project"): the hook's payload cwd.
+    data = json.loads(run("explain", "--json", "--cwd", PROJECT, "git reset --hard").out)[
+        "graduation"
+    ]
     # explain runs in its own (shell) session: the two agent uses are history only.
     assert (data["sessionCount"], data["historyCount"]) == (0, 2)
     assert data["historyWindow"] == "24h"
-    text = run("explain", "git reset --hard").out
+    text = run("explain", "--cwd", PROJECT, "git reset --hard").out
     assert "None" not in text
     assert "  History count:     2\n" in text and "  History window:    24h\n" in text
     assert "Recommendation" not in text
@@ -514,15 +521,23 @@ def test_packs_and_doctor(run: Dcg) -> None:
     assert "no supported agent" in doctor.out
 
 
+def _code(reply: dict[str, Any]) -> str:
+    assert "Code:" not in reply["hookSpecificOutput"]["permissionDecisionReason"]
+    found = re.search(r"^Code: (\S+)$", reply["systemMessage"], re.M)
+    assert found, reply
+    return found.group(1)
+
+
 def test_confirm_and_allow_once_through_the_binary(run: Dcg) -> None:
     outs = [json.loads(run.hook("git reset --hard", env=DETAILS).out) for _ in range(3)]
-    code = outs[2]["hookSpecificOutput"]["confirmCode"]
+    # The code is only in the person's channel (systemMessage), never in the model's reason.
+    code = _code(outs[2])
     assert run("confirm", code).code == 2  # not a terminal
     confirmed = run("confirm", code, tty=True)
     assert confirmed.code == 0 and "Confirmed" in confirmed.out, confirmed
     assert decision(run.hook("git reset --hard", env=DETAILS)) == "pass"
     hard = json.loads(run.hook("git reset --hard", args=("--mode", "paranoid"), env=DETAILS).out)
-    once = hard["hookSpecificOutput"]["allowOnceCode"]
+    once = _code(hard)
     allowed = run("allow-once", once, "--single-use", tty=True)
     assert allowed.code == 0, allowed
     assert (

@@ -476,7 +476,7 @@ def test_dry_run_prints_each_diff(isolated_home: Path) -> None:
     _write(path, EXISTING["claude"])
     report = _install("claude", "copilot", dry_run=True)
     assert f"--- {path}\n" in report and f"+++ {path}\n" in report
-    assert '+                "matcher": "Bash|PowerShell",' in report
+    assert f'+                "matcher": "{_hooks.MATCHERS["claude"]}",' in report
     assert f"{EXE} hook" in report
     copilot = _path(isolated_home, "copilot")
     assert "--- /dev/null\n" in report and f"+++ {copilot}" in report
@@ -489,7 +489,7 @@ def test_project_install_writes_a_portable_command(isolated_home: Path, tmp_path
     out = io.StringIO()
     assert install(["claude"], project=True, cwd=str(project), stdout=out) == 0
     data = json.loads((project / ".claude" / "settings.json").read_text())
-    assert _hooks.registered("claude", data) == [("Bash|PowerShell", "dcg hook")]
+    assert _hooks.registered("claude", data) == [(_hooks.MATCHERS["claude"], "dcg hook")]
     assert "as found on PATH" in out.getvalue()
 
 

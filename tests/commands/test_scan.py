@@ -478,6 +478,10 @@ def test_script_context_is_the_hooks_reading_of_the_joined_lines(
     from dcg import config
     from dcg.commands.scan import judge, scan
 
-    monkeypatch.chdir(make_repo(tmp_path / "c", {"a.sh": script}))
-    whole = judge("; ".join(script.strip().split("\n")), config.load(str(tmp_path)).packs, None)
+    root = make_repo(tmp_path / "c", {"a.sh": script})
+    monkeypatch.chdir(root)
+    # Judged where the script lives, as scan judges it (what is at risk depends on the repo).
+    whole = judge(
+        "; ".join(script.strip().split("\n")), config.load(str(tmp_path)).packs, str(root)
+    )
     assert [f.rule_id for f in scan([])[0]] == [m.rule_id for m in whole]

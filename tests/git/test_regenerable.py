@@ -73,7 +73,8 @@ def test_routine_cleanup_passes(command: str) -> None:
         pytest.param("rm -rf /build", "core.filesystem:rm-rf", id="root-build"),
         pytest.param("rm -rf ~/build", "core.filesystem:rm-rf", id="home-build"),
         pytest.param("rm -rf ~", "core.filesystem:rm-rf-critical", id="home"),
-        pytest.param("rm -rf ~/.cache", "core.filesystem:rm-rf", id="whole-cache-root"),
+        # ~/.cache also holds dcg's own state, so the self-protection rule names it first.
+        pytest.param("rm -rf ~/.cache", "core.dcg:write-state", id="whole-cache-root"),
         pytest.param("rm -rf node_modules src", "core.filesystem:rm-rf", id="one-is-source"),
         pytest.param("rm -rf build*", "core.filesystem:rm-rf", id="glob-name"),
         pytest.param(

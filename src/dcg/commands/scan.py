@@ -52,7 +52,15 @@ def judge(text: str, packs: Sequence[str], cwd: str | None, shell: str = "bash")
         if not candidate_packs(scan_text(text), packs):
             return []
         return [synthetic("too-complex", text, str(exc))]
-    return list(evaluation.matches)
+    # One finding per simple command, the match the hook would answer with: `rm -rf ~` is a
+    # home-directory deletion, not also a second finding for dcg's state inside it.
+    seen: set[int] = set()
+    first = []
+    for match in evaluation.matches:
+        if id(match.command) not in seen:
+            seen.add(id(match.command))
+            first.append(match)
+    return first
 
 
 def _locate(found: Found, match: Match) -> tuple[int, int]:
