@@ -253,7 +253,10 @@ def evaluate_request(request: HookRequest, cfg: Config) -> Reply:
 
     budget = cfg.hook["budget_ms"]
     assert isinstance(budget, int)
-    deadline = time.monotonic() + budget / 1000
+    # CPU time, not the wall clock: the budget bounds what a command costs to judge, and a
+    # loaded machine must not turn `git reset --hard` into "too complex" (a different rule,
+    # which an allowlist entry for the real one would not cover).
+    deadline = time.process_time() + budget / 1000
     try:
         if request.shell == "file":
             evaluation = file_evaluation(request)

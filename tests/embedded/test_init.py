@@ -54,7 +54,7 @@ def test_code_beyond_the_size_bound_is_cut_but_earlier_findings_kept() -> None:
 
 def test_a_past_deadline_stops_the_analysis() -> None:
     code = "x = 1\n" * 5000 + DELETION["javascript"]
-    found = scan("javascript", code, deadline=time.monotonic() - 1)
+    found = scan("javascript", code, deadline=time.process_time() - 1)
     assert not found.complete
 
 
@@ -80,9 +80,9 @@ def test_findings_are_capped() -> None:
     ],
 )
 def test_adversarial_input_is_bounded(lang: str, code: str) -> None:
-    start = time.monotonic()
+    start = time.process_time()
     found = scan(lang, code + "\n" + DELETION[lang])
-    assert time.monotonic() - start < 2.0
+    assert time.process_time() - start < 2.0
     assert all(isinstance(label, str) and isinstance(line, str) for label, line in found.calls)
 
 

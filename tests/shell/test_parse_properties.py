@@ -21,7 +21,7 @@ FRAGMENTS = [
 
 
 def check(line: str) -> None:
-    start = time.monotonic()
+    start = time.process_time()
     try:
         cmds = parse(line, deadline=start + BUDGET)
     except TooComplex:
@@ -29,7 +29,7 @@ def check(line: str) -> None:
     else:
         assert all(isinstance(c, Command) for c in cmds)
         assert all(isinstance(w, str) for c in cmds for w in c.argv)
-    assert time.monotonic() - start < BUDGET + 0.5
+    assert time.process_time() - start < BUDGET + 0.5
 
 
 @settings(max_examples=300, deadline=None)

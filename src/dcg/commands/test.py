@@ -50,7 +50,7 @@ def evaluate(cfg: Config, request: HookRequest) -> Evaluation:
 
     from dcg.hook import run_engine
 
-    return run_engine(request, cfg, time.monotonic() + 5.0)
+    return run_engine(request, cfg, time.process_time() + 5.0)
 
 
 def preview(cfg: Config, request: HookRequest, evaluation: Evaluation) -> Outcome | None:

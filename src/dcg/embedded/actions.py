@@ -51,7 +51,11 @@ class Sink:
             raise Limit("too much work")
         # The clock is read once per 1024 units of work.
         deadline = self.deadline
-        if deadline is not None and before >> 10 != self.work >> 10 and time.monotonic() > deadline:
+        if (
+            deadline is not None
+            and before >> 10 != self.work >> 10
+            and time.process_time() > deadline
+        ):
             raise Limit("deadline")
 
 
