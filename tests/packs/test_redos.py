@@ -60,12 +60,12 @@ def test_pattern_is_linear(pack: Pack, rule: Rule) -> None:
                 if best <= LIMIT_S:
                     continue
                 # Slow once: on a loaded machine that proves nothing. Super-linear means the
-                # time grows faster than the text: a quarter of the text must take well over
-                # a quarter of the time (backtracking is at least quadratic: 1/16).
+                # time grows faster than the text. Backtracking is at least quadratic (4x the
+                # text, 16x the time); linear matching measures 4-7x here (caches).
                 best = min(best, *(_time(rx.search, text) for _ in range(3)))
                 quarter = head + tail[: len(tail) // 4]
                 small = min(_time(rx.search, quarter) for _ in range(3))
-                assert best <= LIMIT_S or best <= 8 * small, (
+                assert best <= LIMIT_S or best <= 12 * small, (
                     f"{pattern!r} took {best * 1000:.1f} ms on {head!r} + {tail[:12]!r}… "
                     f"and {small * 1000:.1f} ms on a quarter of it"
                 )
