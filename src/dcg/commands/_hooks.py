@@ -397,7 +397,10 @@ def owned_text(agent: str, command: str) -> str:
         hook = {"type": "command", "bash": command, "powershell": command, "timeoutSec": 10}
         return json.dumps({"version": 1, "hooks": {"preToolUse": [hook]}}, indent=2) + "\n"
     if agent == "opencode":
-        return _OPENCODE_PLUGIN.replace("__DCG_ARGV__", json.dumps(shlex.split(command)))
+        # The plugin API of the OpenCode installed here (both when it cannot be told).
+        from dcg.commands import _opencode
+
+        return _opencode.plugin(shlex.split(command), _opencode.api(_opencode.version()))
     raise ValueError(agent)
 
 
@@ -428,54 +431,3 @@ def owned_covers(agent: str, text: str) -> bool:
             return False
         return is_dcg_command(hook.get("bash")) and is_dcg_command(hook.get("powershell"))
     return True
-
-
-# The OpenCode plugin shim; the protocol is documented in dcg.agents.opencode.
-_OPENCODE_PLUGIN = """\
-// dcg-plugin-shim: written by `dcg install`; `dcg uninstall` removes it.
-// Runs every bash command OpenCode is about to execute past dcg (destructive command guard).
-import { spawnSync } from "node:child_process";
-
-const DCG = __DCG_ARGV__;
-const warnings = new Map();
-
-export const DcgPlugin = async ({ directory, client }) => ({
-  "tool.execute.before": async (input, output) => {
-    if (input.tool !== "bash") return;
-    const payload = JSON.stringify({
-      tool: "bash",
-      command: String(output.args?.command ?? ""),
-      cwd: output.args?.workdir ?? directory,
-      sessionID: input.sessionID,
-    });
-    const run = spawnSync(DCG[0], DCG.slice(1), {
-      input: payload,
-      encoding: "utf8",
-      timeout: 10000,
-    });
-    if (run.error || (run.status !== 0 && !run.stdout)) {
-      // Fail closed: a guard that cannot run must not wave commands through.
-      const why = run.error ?? run.stderr;
-      throw new Error(`dcg could not check this command (${why}); ask the user to run dcg doctor.`);
-    }
-    if (!run.stdout.trim()) return;
-    const reply = JSON.parse(run.stdout);
-    // `message` is for the person only (it may hold the approval code): a TUI toast,
-    // never part of the error the model reads.
-    if (reply.message) {
-      try {
-        const variant = reply.decision === "deny" ? "error" : "warning";
-        await client?.tui?.showToast?.({ body: { message: reply.message, variant } });
-      } catch {}
-    }
-    if (reply.decision === "deny") throw new Error(reply.reason);
-    if (reply.decision === "warn") warnings.set(input.callID, reply.reason);
-  },
-  "tool.execute.after": async (input, output) => {
-    const warning = warnings.get(input.callID);
-    if (warning === undefined) return;
-    warnings.delete(input.callID);
-    output.output = `${warning}\\n\\n${output.output ?? ""}`;
-  },
-});
-"""

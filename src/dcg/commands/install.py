@@ -32,8 +32,9 @@ _NOTES = {
     "cursor": "Restart Cursor (or reload the window) to load the hook.",
     "windsurf": "Restart Windsurf to load the hook.",
     "opencode": (
-        "Restart OpenCode to load the plugin. It is an OpenCode v1 plugin: OpenCode v2 does "
-        "not run it (see dcg doctor)."
+        "Restart OpenCode to load the plugin. It is written for the OpenCode found here (v1 "
+        "or v2; both when `opencode --version` cannot tell): run dcg install again after "
+        "upgrading OpenCode from v1 to v2 (dcg doctor says whether it loads)."
     ),
     "factory": "Restart droid; check the hook under /hooks.",
     "qwen": "Restart qwen; project settings apply only in a folder you trusted.",
