@@ -83,18 +83,23 @@ def loads(found: str | None, text: str | None) -> tuple[bool, bool, str]:
     if found is None:
         if served == BOTH:
             return True, False, "OpenCode version unknown; the plugin serves v1+v2 (both APIs)"
-        detail = f"OpenCode version unknown (`opencode --version` not found); the plugin is {served}"
+        detail = (
+            f"OpenCode version unknown (`opencode --version` not found); the plugin is {served}"
+        )
         return True, False, detail
     wanted = api(found)
     if wanted == BOTH or wanted in served.split("+"):
         return True, False, f"OpenCode {found} ({wanted}): the plugin serves {served}"
-    detail = f"OpenCode {found} ({wanted}) does not run dcg's {served} plugin: commands are not checked"
+    detail = (
+        f"OpenCode {found} ({wanted}) does not run dcg's {served} plugin: commands are not checked"
+    )
     return False, True, detail
 
 
 def plugin(argv: list[str], which: str) -> str:
     """dcg's plugin file serving API ``which`` (v1, v2 or both), running ``argv``."""
-    head = f"// dcg-plugin-shim (OpenCode {which}): written by `dcg install`; `dcg uninstall` removes it.\n"
+    head = f"// dcg-plugin-shim (OpenCode {which}): written by `dcg install`; "
+    head += "`dcg uninstall` removes it.\n"
     body = _CORE.replace("__DCG_ARGV__", json.dumps(argv))
     if which in (V1, BOTH):
         body += _V1
@@ -123,13 +128,15 @@ function check(command, cwd, sessionID) {
   if (run.error || (run.status !== 0 && !run.stdout)) {
     // Fail closed: a guard that cannot run must not wave commands through.
     const why = run.error ?? run.stderr;
-    return { decision: "deny", reason: `dcg could not check this command (${why}); ask the user to run dcg doctor.` };
+    const reason = `dcg could not check this command (${why}); ask the user to run dcg doctor.`;
+    return { decision: "deny", reason };
   }
   if (!run.stdout.trim()) return null;
   try {
     return JSON.parse(run.stdout);
   } catch {
-    return { decision: "deny", reason: "dcg gave an answer that is not JSON; ask the user to run dcg doctor." };
+    const reason = "dcg gave an answer that is not JSON; ask the user to run dcg doctor.";
+    return { decision: "deny", reason };
   }
 }
 

@@ -55,6 +55,14 @@ def _payload(agent: str, command: str, cwd: str) -> str:
             "tool_name": "run_shell_command",
             "tool_input": {"command": command},
         }
+    elif agent == "auggie":
+        body = {
+            "hook_event_name": "PreToolUse",
+            "conversation_id": "dcg-doctor",
+            "workspace_roots": [cwd],
+            "tool_name": "launch-process",
+            "tool_input": {"command": command, "cwd": cwd},
+        }
     elif agent == "gemini":
         body = {
             "session_id": "dcg-doctor",
@@ -89,7 +97,7 @@ def stopped(agent: str, stdout: str, exit_code: int) -> bool:
         return False
     if not isinstance(body, dict):
         return False
-    if agent in ("claude", "codex", "factory", "qwen"):
+    if agent in ("claude", "codex", "factory", "qwen", "auggie"):
         specific = body.get("hookSpecificOutput")
         return isinstance(specific, dict) and specific.get("permissionDecision") == "deny"
     key = {"gemini": "decision", "copilot": "permissionDecision", "cursor": "permission"}
@@ -205,7 +213,9 @@ def opencode_loads(found: str | None, text: str | None) -> Finding:
     from dcg.commands import _opencode
 
     ok, fatal, detail = _opencode.loads(found, text)
-    return Finding("opencode", "plugin loads", ok, fatal, detail, "" if ok else "dcg install --agent opencode")
+    return Finding(
+        "opencode", "plugin loads", ok, fatal, detail, "" if ok else "dcg install --agent opencode"
+    )
 
 
 def _read(path: str) -> str | None:
