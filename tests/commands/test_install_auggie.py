@@ -124,3 +124,35 @@ def test_the_script_answers_as_auggie_reads_it(
     body = json.loads(run.stdout) if run.stdout.strip() else {}
     decision = body.get("hookSpecificOutput", {}).get("permissionDecision")
     assert (decision == "deny") is denied
+
+
+@pytest.mark.parametrize(
+    ("tool", "tool_input"),
+    [
+        pytest.param("save-file", {"path": "~/.augment/settings.json"}, id="save-settings"),
+        pytest.param("str-replace-editor", {"path": ".augment/settings.json"}, id="edit-project"),
+        pytest.param(
+            "remove-files", {"file_paths": [".augment/hooks/dcg-hook.sh"]}, id="rm-script"
+        ),
+        pytest.param("save-file", {"path": "~/.factory/hooks.json"}, id="save-factory"),
+    ],
+)
+def test_auggies_file_tools_cannot_unhook_dcg(
+    tool: str, tool_input: dict[str, object], isolated_home: Path, tmp_path: Path
+) -> None:
+    from dcg import hook
+
+    payload = {
+        "hook_event_name": "PreToolUse",
+        "conversation_id": "conv-1",
+        "workspace_roots": [str(tmp_path)],
+        "tool_name": tool,
+        "tool_input": tool_input,
+    }
+    out, err = io.StringIO(), io.StringIO()
+    env = dict(os.environ, DCG_HOOK_DETAILS="1", DCG_RESPONSE_MODE="lenient")
+    raw = io.BytesIO(json.dumps(payload).encode())
+    assert hook.main([], stdin=raw, stdout=out, stderr=err, environ=env) == 0
+    specific = json.loads(out.getvalue())["hookSpecificOutput"]
+    assert specific["permissionDecision"] == "deny"
+    assert "core.dcg" in specific["permissionDecisionReason"]
