@@ -190,8 +190,11 @@ export default {
     });
     await ctx.tool.hook("execute.after", async (event) => {
       const callID = event.callID ?? event.id;
-      if (warnings.has(callID) && typeof event.output === "string") {
-        event.output = warned(callID, event.output);
+      if (!warnings.has(callID)) return;
+      const warning = warned(callID, "");
+      // The text the model reads of the tool's result (`output`, or `result` when a string).
+      for (const key of ["output", "result"]) {
+        if (typeof event[key] === "string") event[key] = warning + event[key];
       }
     });
   },
