@@ -180,7 +180,14 @@ _AGENT_FILES = (
     ".codeium/windsurf/hooks.json",
     ".windsurf/hooks.json",
     ".config/opencode/plugin/dcg.js",
+    ".config/opencode/plugins/dcg.js",
     ".opencode/plugins/dcg.js",
+    ".opencode/plugin/dcg.js",
+    ".factory/hooks.json",
+    ".factory/settings.json",
+    ".qwen/settings.json",
+    ".augment/settings.json",
+    ".augment/hooks/dcg-hook.sh",
 )
 _HOOK_WRITERS = (
     "sed -E -i 's/dcg//' ~/{}",
@@ -225,6 +232,24 @@ HOOKS += [
             ".write_text('{}')\"",
             "node -e \"require('fs').writeFileSync(require('os').homedir() + "
             "'/.claude/settings.json', '{}')\"",
+            # The agents added later: their whole directory, a cd first, a one-liner.
+            "mv ~/.factory ~/.factory.off",
+            "rm -rf ~/.factory",
+            "cd ~/.factory && echo '{}' > hooks.json",
+            "cd ~ && mv .qwen q",
+            "rm -rf ~/.qwen",
+            "cd ~/.qwen && sed -i 's/dcg//' settings.json",
+            "mv ~/.augment /tmp/a",
+            "rm -rf ~/.augment/hooks",
+            "cd ~/.augment/hooks && echo 'exit 0' > dcg-hook.sh",
+            "chmod -x ~/.augment/hooks/dcg-hook.sh",
+            "sudo tee /etc/augment/settings.json",
+            "mv ~/.config/opencode/plugins ~/.config/opencode/plugins.off",
+            "rm -rf ~/.config/opencode/plugins",
+            "cd ~/.config/opencode/plugins && rm dcg.js",
+            "cd .opencode && mv plugins p",
+            "python3 -c \"import os; os.remove(os.path.expanduser('~/.qwen/settings.json'))\"",
+            "python3 -c \"open('.factory/hooks.json', 'w').write('{}')\"",
         )
     )
 ]
@@ -309,6 +334,30 @@ def verdict(stdout: str) -> tuple[str, str, str]:
     """(permissionDecision, ruleId, responseLevel) of a Claude Code reply."""
     specific = json.loads(stdout)["hookSpecificOutput"]
     return specific["permissionDecision"], specific["ruleId"], specific["responseLevel"]
+
+
+def test_every_location_dcg_installs_into_is_protected() -> None:
+    """A new agent in dcg.commands._hooks.SPECS is protected, or this fails."""
+    from dcg import selfguard
+    from dcg.commands import _hooks
+
+    home = os.environ["HOME"]
+    rels = [rel for s in (*_hooks.SPECS.values(), *_hooks.LEGACY.values())
+            for rel in (s.user_path, s.project_path)]  # fmt: skip
+    for agent in _hooks.WRAPPERS:
+        for rel in (_hooks.SPECS[agent].user_path, _hooks.SPECS[agent].project_path):
+            script = _hooks.wrapper_path(agent, rel)
+            assert script is not None
+            rels.append(script)
+    missing = []
+    for rel in rels:
+        for target in (f"~/{rel}", f"{PROJECT}/{rel}"):
+            command = f"echo '{{}}' > {target}"
+            code, stdout = run(_payload(command, "s-specs"), "lenient")
+            decision, rule_id, _ = verdict(stdout) if stdout else ("", "", "")
+            if code != 0 or decision != "deny" or not rule_id.startswith("core.dcg:"):
+                missing.append(target)
+    assert missing == [], (missing, selfguard.AGENT_FILES, home)
 
 
 def test_tables_are_large_enough() -> None:

@@ -21,9 +21,10 @@ if TYPE_CHECKING:
 
     from dcg.shell.command import Command
 
-# Hook settings of every agent dcg installs into (dcg.commands._hooks.SPECS) and the files
-# the agents read hooks from besides those. Relative: they count under HOME and under any
-# project directory. A trailing slash protects the whole directory.
+# Hook settings of every agent dcg installs into (dcg.commands._hooks.SPECS: their user and
+# project files, older locations and hook scripts; tests/test_selfprotect.py fails when one
+# is missing here) and the files the agents read hooks from besides those. Relative: they
+# count under HOME and under any project directory. A trailing slash protects the whole directory.
 AGENT_FILES = (
     ".claude/settings.json",
     ".claude/settings.local.json",
@@ -39,10 +40,21 @@ AGENT_FILES = (
     ".config/opencode/plugins/",
     ".opencode/plugin/",
     ".opencode/plugins/",
+    ".factory/hooks.json",
+    ".factory/settings.json",
+    ".factory/settings.local.json",
+    ".qwen/settings.json",
+    ".augment/settings.json",
+    ".augment/settings.local.json",
+    ".augment/hooks/dcg-hook.sh",
 )
 _AGENT_DIRS = frozenset(rel.partition("/")[0] for rel in AGENT_FILES)
 # System-level agent settings.
-_SYSTEM_AGENT_FILES = ("/etc/windsurf/hooks.json", "/etc/claude-code/managed-settings.json")
+_SYSTEM_AGENT_FILES = (
+    "/etc/windsurf/hooks.json",
+    "/etc/claude-code/managed-settings.json",
+    "/etc/augment/settings.json",
+)
 # dcg's file names that give a write away even when the directory is unknown (`cd "$X"`).
 _STATE_NAMES = frozenset(
     ("allowlist.toml", "history.jsonl", "pending_confirmations.jsonl", "allow_once.jsonl")

@@ -102,6 +102,31 @@ SHAPES = [
         id="factory-execute",
     ),
     pytest.param(
+        "auggie",
+        {
+            "hook_event_name": "PreToolUse",
+            "conversation_id": "conv-1",
+            "workspace_roots": ["/r"],
+            "tool_name": "launch-process",
+            "tool_input": {"command": CMD, "wait": True, "cwd": "/r"},
+            "is_mcp_tool": False,
+        },
+        "bash",
+        id="auggie-launch-process",
+    ),
+    pytest.param(
+        "auggie",
+        {
+            "hook_event_name": "PreToolUse",
+            "conversation_id": "conv-1",
+            "workspace_roots": ["/r"],
+            "tool_name": "launch-process",
+            "tool_input": {"command": CMD},
+        },
+        "bash",
+        id="auggie-no-cwd",
+    ),
+    pytest.param(
         "gemini",
         {
             "session_id": "s",
@@ -299,6 +324,16 @@ def test_shape_is_stopped_through_the_hook_in_its_own_format(
             {"hook_event_name": "PreToolUse", "tool_name": "write_file", "tool_input": {"x": 1}},
             id="qwen-write-file",
         ),
+        pytest.param(
+            {
+                "hook_event_name": "PreToolUse",
+                "conversation_id": "c",
+                "workspace_roots": ["/r"],
+                "tool_name": "view",
+                "tool_input": {"path": "README.md"},
+            },
+            id="auggie-view",
+        ),
     ],
 )
 def test_non_shell_tools_of_shared_shapes_get_no_opinion(payload: dict[str, object]) -> None:
@@ -310,6 +345,7 @@ _USER_ONLY = {
     "claude": "systemMessage",
     "codex": "systemMessage",
     "factory": "systemMessage",
+    "auggie": "systemMessage",
     "gemini": "systemMessage",
     "cursor": "user_message",
     "opencode": "message",

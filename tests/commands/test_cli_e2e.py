@@ -257,10 +257,12 @@ AGENT_FILES = {
     "opencode": ".config/opencode/plugins/dcg.js",
     "factory": ".factory/hooks.json",
     "qwen": ".qwen/settings.json",
+    "auggie": ".augment/settings.json",
 }
 
 
 def test_install_all_with_one_commented_file_installs_the_others(run: Dcg) -> None:
+    assert set(AGENT_FILES) == set(AGENTS)
     home = Path.home()
     gemini = home / AGENT_FILES["gemini"]
     gemini.parent.mkdir(parents=True)
@@ -274,7 +276,9 @@ def test_install_all_with_one_commented_file_installs_the_others(run: Dcg) -> No
     assert gemini.read_text() == text
     for agent, rel in AGENT_FILES.items():
         if agent != "gemini":
-            assert run.exe in (home / rel).read_text(), agent
+            # Auggie runs a .sh file (its docs require one): dcg's script names the binary.
+            hook = home / ".augment/hooks/dcg-hook.sh" if agent == "auggie" else home / rel
+            assert run.exe in hook.read_text(), agent
     # The hook the agents now run is this dcg, and it works.
     paranoid = run.hook("git reset --hard", args=("--mode", "paranoid"), env=DETAILS)
     assert decision(paranoid) == "hard_block"

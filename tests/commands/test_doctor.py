@@ -140,21 +140,30 @@ def test_stopped(agent: str, stdout: str, code: int, expected: bool) -> None:
 
 
 @pytest.mark.parametrize(
-    ("version", "ok"),
+    ("version", "api", "ok"),
     [
-        pytest.param("1.0.146", True, id="v1"),
-        pytest.param("0.15.2", True, id="v0"),
-        pytest.param("2.0.0", False, id="v2"),
-        pytest.param("2.1.3-beta", False, id="v2-beta"),
-        pytest.param(None, True, id="unknown"),
+        pytest.param("1.0.146", "v1", True, id="v1-plugin-v1"),
+        pytest.param("0.15.2", "v1", True, id="v0-plugin-v1"),
+        pytest.param("2.0.0", "v1", False, id="v2-plugin-v1"),
+        pytest.param("2.1.3-beta", "v1", False, id="v2-beta-plugin-v1"),
+        pytest.param("2.0.12", "v2", True, id="v2-plugin-v2"),
+        pytest.param("1.18.30", "v2", False, id="v1-plugin-v2"),
+        pytest.param("1.18.30", "v1+v2", True, id="v1-plugin-both"),
+        pytest.param("2.0.12", "v1+v2", True, id="v2-plugin-both"),
+        pytest.param(None, "v1+v2", True, id="unknown-plugin-both"),
+        pytest.param(None, "v1", True, id="unknown-plugin-v1"),
     ],
 )
-def test_doctor_reports_whether_the_opencode_plugin_loads(version: str | None, ok: bool) -> None:
+def test_doctor_reports_whether_the_opencode_plugin_loads(
+    version: str | None, api: str, ok: bool
+) -> None:
+    from dcg.commands import _opencode
     from dcg.commands.doctor import opencode_loads
 
-    finding = opencode_loads(version)
+    finding = opencode_loads(version, _opencode.plugin(["dcg", "hook"], api))
     assert finding.ok is ok and finding.fatal is not ok
     assert (version or "unknown") in finding.detail
+    assert api in finding.detail
 
 
 @pytest.mark.parametrize(

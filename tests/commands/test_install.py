@@ -5,8 +5,6 @@ from __future__ import annotations
 import io
 import json
 import re
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -65,6 +63,16 @@ EXISTING: dict[str, str] = {
   "model": {"name": "qwen3-coder-plus"},
   "hooks": {
     "PostToolUse": [{"matcher": "write_file", "hooks": [{"type": "command", "command": "fmt"}]}]
+  }
+}
+""",
+    "auggie": """{
+  "model": "sonnet4.5",
+  "mcpServers": {"linear": {"command": "linear-mcp"}},
+  "hooks": {
+    "PostToolUse": [
+      {"matcher": "save-file", "hooks": [{"type": "command", "command": "/home/ana/fmt.sh"}]}
+    ]
   }
 }
 """,
@@ -187,7 +195,6 @@ def test_bash_only_matcher_is_fixed(isolated_home: Path) -> None:
 def test_installed_matcher_covers_file_tools(
     isolated_home: Path, agent: str, tools: tuple[str, ...]
 ) -> None:
-    import re
 
     _install(agent)
     data = json.loads(_path(isolated_home, agent).read_text())
@@ -264,7 +271,7 @@ def test_opencode_shim_runs_dcg_and_throws_on_deny(isolated_home: Path) -> None:
     _install("opencode")
     text = _path(isolated_home, "opencode").read_text()
     assert f'const DCG = ["{EXE}", "hook", "--agent", "opencode"];' in text
-    assert 'reply.decision === "deny") throw new Error(reply.reason)' in text
+    assert 'if (reply.decision === "deny") throw new Error(reply.reason);' in text
 
 
 def test_codex_trust_step_is_explained(isolated_home: Path) -> None:
@@ -355,8 +362,8 @@ def test_opencode_plugin_goes_in_plugins_and_leaves_others_alone(isolated_home: 
 def test_opencode_shim_shows_the_message_only_as_a_toast(isolated_home: Path) -> None:
     _install("opencode")
     text = _path(isolated_home, "opencode").read_text()
-    assert "client?.tui?.showToast?.({ body: { message: reply.message, variant } })" in text
-    assert "throw new Error(reply.message" not in text
+    assert "client?.tui?.showToast?.({ body: { message, variant } })" in text
+    assert "throw new Error(reply.message" not in text and "Error(message" not in text
 
 
 def test_cursor_entry_has_no_fail_closed(isolated_home: Path) -> None:
@@ -391,52 +398,6 @@ def test_install_says_what_to_do_before_the_hook_runs(
     agent: str, step: str, isolated_home: Path
 ) -> None:
     assert step in _install(agent)
-
-
-_NODE_RUN = """
-import { DcgPlugin } from "./dcg.mjs";
-const toasts = [];
-const client = { tui: { showToast: async (x) => { toasts.push(x.body.message); } } };
-const plugin = await DcgPlugin({ directory: process.cwd(), client });
-const results = [];
-for (const command of JSON.parse(process.argv[2])) {
-  try {
-    await plugin["tool.execute.before"]({ tool: "bash", sessionID: "s", callID: "c" },
-                                        { args: { command } });
-    results.push({ command, blocked: false });
-  } catch (e) {
-    results.push({ command, blocked: true, error: e.message });
-  }
-}
-console.log(JSON.stringify({ results, toasts }));
-"""
-
-
-@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed")
-def test_opencode_shim_blocks_under_node_and_keeps_the_code_out_of_the_error(
-    isolated_home: Path, dcg_exe: str, tmp_path: Path
-) -> None:
-    """The v1 plugin as OpenCode loads it, with a stand-in client; dcg runs for real."""
-    work = tmp_path / "shim"
-    work.mkdir()
-    (work / "dcg.mjs").write_text(_hooks.owned_text("opencode", f"{dcg_exe} hook --agent opencode"))
-    (work / "run.mjs").write_text(_NODE_RUN)
-    commands = ["ls -la", "rm -rf ~"]
-    proc = subprocess.run(
-        ["node", "run.mjs", json.dumps(commands)],
-        cwd=work,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert proc.returncode == 0, proc.stderr
-    out = json.loads(proc.stdout)
-    assert [r["blocked"] for r in out["results"]] == [False, True]
-    error = out["results"][1]["error"]
-    assert "core.filesystem" in error and "`dcg allow-once`" in error
-    [toast] = out["toasts"]
-    code = re.search(r"Code: ([0-9a-f]{4})", toast)
-    assert code is not None and code.group(1) not in error
 
 
 def test_opencode_plugin_from_an_older_dcg_is_moved_to_plugins(isolated_home: Path) -> None:
@@ -502,7 +463,11 @@ def test_uninstall_leaves_no_litter_after_a_fresh_install(agent: str, isolated_h
     assert sorted(p for p in isolated_home.rglob("*")) == before
 
 
-@pytest.mark.parametrize("agent", [pytest.param(a, id=a) for a in EXISTING])
+# A moved dcg changes only the script of an agent that runs one (its settings name the
+# script): no second backup of the settings to tell apart.
+@pytest.mark.parametrize(
+    "agent", [pytest.param(a, id=a) for a in EXISTING if a not in _hooks.WRAPPERS]
+)
 def test_uninstall_keeps_the_original_backup_and_says_where(
     agent: str, isolated_home: Path
 ) -> None:

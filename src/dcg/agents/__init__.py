@@ -27,6 +27,7 @@ AGENTS = (
     "opencode",
     "factory",
     "qwen",
+    "auggie",
 )
 
 
@@ -40,6 +41,8 @@ def adapter(name: str) -> ModuleType:
 
 
 _COPILOT_TOOLS = frozenset({"bash", "shell", "powershell"})
+# Auggie's tool ids (kebab-case), which no other agent uses.
+_AUGGIE_TOOLS = frozenset({"launch-process", "save-file", "str-replace-editor", "remove-files"})
 
 
 def detect(payload: object) -> str | None:
@@ -62,9 +65,13 @@ def detect(payload: object) -> str | None:
     if event == "BeforeTool" or payload.get("tool_name") == "run_shell_command":
         return "gemini"
     if "tool_input" in payload:
-        # Claude Code, Codex, Factory Droid and Copilot's VS Code format share this shape:
-        # Droid's shell tool is `Execute`, Copilot's is lowercase, only Codex adds a turn_id.
+        # Claude Code, Codex, Factory Droid, Auggie and Copilot's VS Code format share this
+        # shape: Droid's shell tool is `Execute`, Auggie's `launch-process` (and only Auggie
+        # sends workspace_roots with PreToolUse), Copilot's is lowercase, only Codex adds a
+        # turn_id.
         tool = payload.get("tool_name")
+        if tool in _AUGGIE_TOOLS or ("workspace_roots" in payload and event == "PreToolUse"):
+            return "auggie"
         if tool == "Execute":
             return "factory"
         if tool in _COPILOT_TOOLS:

@@ -93,6 +93,17 @@ DOCUMENTED: dict[str, tuple[dict[str, frozenset[str]], str, str]] = {
         "docs.factory.ai/reference/hooks-reference, PreToolUse JSON output",
         "2026-12",
     ),
+    # Auggie documents only `deny` for PreToolUse (allow/ask "in a future release").
+    "auggie": (
+        {
+            "": frozenset({"hookSpecificOutput", "systemMessage"}),
+            "hookSpecificOutput": frozenset(
+                {"hookEventName", "permissionDecision", "permissionDecisionReason"}
+            ),
+        },
+        "docs.augmentcode.com/cli/hooks, Hook Output Reference (PreToolUse output)",
+        "2026-12",
+    ),
     "windsurf": ({}, "docs.windsurf.com Cascade hooks: exit 2 and stderr, no JSON", "2026-12"),
     "opencode": (
         {"": frozenset({"decision", "reason", "message"})},

@@ -76,6 +76,10 @@ SPECS: dict[str, Spec] = {
     ),
     # Qwen Code: Gemini CLI's settings layout with Claude Code's PreToolUse event.
     "qwen": Spec(".qwen/settings.json", ".qwen/settings.json", (".qwen",), ("qwen",), _C, False),
+    # Auggie (Augment's CLI): Claude Code's layout in settings.json; runs only `.sh` files.
+    "auggie": Spec(
+        ".augment/settings.json", ".augment/settings.json", (".augment",), ("auggie",), _C, False
+    ),
 }
 
 # The tool names each agent's matcher must cover for dcg to see every shell command and
@@ -86,6 +90,7 @@ SHELL_TOOLS: dict[str, tuple[str, ...]] = {
     "gemini": ("run_shell_command", "write_file", "replace"),
     "factory": ("Execute",),
     "qwen": ("run_shell_command",),
+    "auggie": ("launch-process", "save-file", "str-replace-editor", "remove-files"),
 }
 MATCHERS = {
     "claude": "Bash|PowerShell|Write|Edit|MultiEdit|NotebookEdit",
@@ -93,7 +98,32 @@ MATCHERS = {
     "gemini": "run_shell_command|write_file|replace",
     "factory": "Execute",
     "qwen": "^run_shell_command$",
+    "auggie": "^(launch-process|save-file|str-replace-editor|remove-files)$",
 }
+
+# Agents whose hook command must be a script file: Auggie's docs say the command is the
+# path of a `.sh` file. dcg owns a small script there (relative to the settings file's
+# directory) that runs `dcg hook`, and registers the script's path.
+WRAPPERS = {"auggie": "hooks/dcg-hook.sh"}
+_WRAPPER_MARK = "# dcg-hook-wrapper: written by `dcg install`; `dcg uninstall` removes it."
+
+
+def wrapper_path(agent: str, settings: str) -> str | None:
+    """Where dcg's hook script for ``agent`` goes, beside its ``settings``; None: no script."""
+    rel = WRAPPERS.get(agent)
+    return os.path.join(os.path.dirname(settings), rel) if rel else None
+
+
+def wrapper_text(command: str) -> str:
+    return f'#!/bin/sh\n{_WRAPPER_MARK}\nexec {command} "$@"\n'
+
+
+def wrapper_command(text: str) -> str | None:
+    """The dcg command a script dcg wrote runs; None when it is not dcg's script."""
+    if _WRAPPER_MARK not in text:
+        return None
+    match = re.search(r'^exec (.*) "\$@"$', text, re.M)
+    return match.group(1) if match and is_dcg_command(match.group(1)) else None
 
 
 # Where an older dcg wrote a file it owns: install moves it, uninstall removes it too.
@@ -151,6 +181,8 @@ def is_dcg_command(command: object) -> bool:
         words = shlex.split(command)
     except ValueError:
         return False
+    if len(words) == 1 and os.path.basename(words[0]) == "dcg-hook.sh":
+        return True  # dcg's script for agents that run only script files (WRAPPERS)
     return (
         len(words) >= 2
         and os.path.basename(words[0]).removesuffix(".exe") == "dcg"
@@ -209,6 +241,12 @@ def entry(agent: str, command: str) -> dict[str, object]:
         return {
             "matcher": MATCHERS[agent],
             "hooks": [{"type": "command", "command": command, "timeout": 10}],
+        }
+    if agent == "auggie":
+        # Auggie's timeout is in milliseconds.
+        return {
+            "matcher": MATCHERS[agent],
+            "hooks": [{"type": "command", "command": command, "timeout": 10000}],
         }
     if agent in ("codex", "factory"):
         return {
@@ -397,7 +435,10 @@ def owned_text(agent: str, command: str) -> str:
         hook = {"type": "command", "bash": command, "powershell": command, "timeoutSec": 10}
         return json.dumps({"version": 1, "hooks": {"preToolUse": [hook]}}, indent=2) + "\n"
     if agent == "opencode":
-        return _OPENCODE_PLUGIN.replace("__DCG_ARGV__", json.dumps(shlex.split(command)))
+        # The plugin API of the OpenCode installed here (both when it cannot be told).
+        from dcg.commands import _opencode
+
+        return _opencode.plugin(shlex.split(command), _opencode.api(_opencode.version()))
     raise ValueError(agent)
 
 
@@ -428,54 +469,3 @@ def owned_covers(agent: str, text: str) -> bool:
             return False
         return is_dcg_command(hook.get("bash")) and is_dcg_command(hook.get("powershell"))
     return True
-
-
-# The OpenCode plugin shim; the protocol is documented in dcg.agents.opencode.
-_OPENCODE_PLUGIN = """\
-// dcg-plugin-shim: written by `dcg install`; `dcg uninstall` removes it.
-// Runs every bash command OpenCode is about to execute past dcg (destructive command guard).
-import { spawnSync } from "node:child_process";
-
-const DCG = __DCG_ARGV__;
-const warnings = new Map();
-
-export const DcgPlugin = async ({ directory, client }) => ({
-  "tool.execute.before": async (input, output) => {
-    if (input.tool !== "bash") return;
-    const payload = JSON.stringify({
-      tool: "bash",
-      command: String(output.args?.command ?? ""),
-      cwd: output.args?.workdir ?? directory,
-      sessionID: input.sessionID,
-    });
-    const run = spawnSync(DCG[0], DCG.slice(1), {
-      input: payload,
-      encoding: "utf8",
-      timeout: 10000,
-    });
-    if (run.error || (run.status !== 0 && !run.stdout)) {
-      // Fail closed: a guard that cannot run must not wave commands through.
-      const why = run.error ?? run.stderr;
-      throw new Error(`dcg could not check this command (${why}); ask the user to run dcg doctor.`);
-    }
-    if (!run.stdout.trim()) return;
-    const reply = JSON.parse(run.stdout);
-    // `message` is for the person only (it may hold the approval code): a TUI toast,
-    // never part of the error the model reads.
-    if (reply.message) {
-      try {
-        const variant = reply.decision === "deny" ? "error" : "warning";
-        await client?.tui?.showToast?.({ body: { message: reply.message, variant } });
-      } catch {}
-    }
-    if (reply.decision === "deny") throw new Error(reply.reason);
-    if (reply.decision === "warn") warnings.set(input.callID, reply.reason);
-  },
-  "tool.execute.after": async (input, output) => {
-    const warning = warnings.get(input.callID);
-    if (warning === undefined) return;
-    warnings.delete(input.callID);
-    output.output = `${warning}\\n\\n${output.output ?? ""}`;
-  },
-});
-"""

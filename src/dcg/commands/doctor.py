@@ -55,6 +55,14 @@ def _payload(agent: str, command: str, cwd: str) -> str:
             "tool_name": "run_shell_command",
             "tool_input": {"command": command},
         }
+    elif agent == "auggie":
+        body = {
+            "hook_event_name": "PreToolUse",
+            "conversation_id": "dcg-doctor",
+            "workspace_roots": [cwd],
+            "tool_name": "launch-process",
+            "tool_input": {"command": command, "cwd": cwd},
+        }
     elif agent == "gemini":
         body = {
             "session_id": "dcg-doctor",
@@ -89,7 +97,7 @@ def stopped(agent: str, stdout: str, exit_code: int) -> bool:
         return False
     if not isinstance(body, dict):
         return False
-    if agent in ("claude", "codex", "factory", "qwen"):
+    if agent in ("claude", "codex", "factory", "qwen", "auggie"):
         specific = body.get("hookSpecificOutput")
         return isinstance(specific, dict) and specific.get("permissionDecision") == "deny"
     key = {"gemini": "decision", "copilot": "permissionDecision", "cursor": "permission"}
@@ -174,7 +182,9 @@ def check_agent(agent: str, path: str, cwd: str) -> list[Finding]:
     fix = "" if ok else "run `dcg test 'git reset --hard'` and check `dcg config response`"
     out.append(Finding(scope, "self-test", ok, not ok, detail, fix))
     if agent == "opencode":
-        out.append(opencode_loads(opencode_version()))
+        from dcg.commands import _opencode
+
+        out.append(opencode_loads(_opencode.version(), text))
     return out
 
 
@@ -198,33 +208,14 @@ def check_hook_options(scope: str, command: str, fix: str) -> list[Finding]:
     return [Finding(scope, "hook options", False, True, n, fix) for n in notices]
 
 
-def opencode_version() -> str | None:
-    """The installed OpenCode's version (``opencode --version``), None when not found."""
-    exe = shutil.which("opencode")
-    if exe is None:
-        return None
-    try:
-        run = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=10)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    words = (run.stdout.strip() or run.stderr.strip()).split()
-    return words[-1].lstrip("v") if words else None
+def opencode_loads(found: str | None, text: str | None) -> Finding:
+    """Whether the OpenCode found (its version) runs the plugin dcg installed."""
+    from dcg.commands import _opencode
 
-
-def opencode_loads(version: str | None) -> Finding:
-    """Whether dcg's plugin (a v1 plugin) will load in the OpenCode found.
-
-    OpenCode v2 runs only plugins that default-export ``Plugin.define``; dcg has no v2
-    plugin yet, so a v2 install is reported as unguarded.
-    """
-    if version is None:
-        detail = "OpenCode version unknown (`opencode --version` not found); the plugin loads in v1"
-        return Finding("opencode", "plugin loads", True, False, detail, "")
-    major = version.split(".", 1)[0]
-    if major.isdigit() and int(major) >= 2:
-        detail = f"OpenCode {version} (v2) does not run dcg's v1 plugin: commands are not checked"
-        return Finding("opencode", "plugin loads", False, True, detail, "use OpenCode 1.x with dcg")
-    return Finding("opencode", "plugin loads", True, False, f"OpenCode {version}: v1 plugin", "")
+    ok, fatal, detail = _opencode.loads(found, text)
+    return Finding(
+        "opencode", "plugin loads", ok, fatal, detail, "" if ok else "dcg install --agent opencode"
+    )
 
 
 def _read(path: str) -> str | None:

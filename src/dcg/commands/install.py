@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import shlex
 import sys
 import time
 from typing import TYPE_CHECKING, NamedTuple
@@ -32,11 +33,16 @@ _NOTES = {
     "cursor": "Restart Cursor (or reload the window) to load the hook.",
     "windsurf": "Restart Windsurf to load the hook.",
     "opencode": (
-        "Restart OpenCode to load the plugin. It is an OpenCode v1 plugin: OpenCode v2 does "
-        "not run it (see dcg doctor)."
+        "Restart OpenCode to load the plugin. It is written for the OpenCode found here (v1 "
+        "or v2; both when `opencode --version` cannot tell): run dcg install again after "
+        "upgrading OpenCode from v1 to v2 (dcg doctor says whether it loads)."
     ),
     "factory": "Restart droid; check the hook under /hooks.",
     "qwen": "Restart qwen; project settings apply only in a folder you trusted.",
+    "auggie": (
+        "Restart auggie. Auggie documents only `deny` for PreToolUse: soft blocks are "
+        "denies (approve with dcg confirm) and warnings reach only you."
+    ),
 }
 
 
@@ -85,8 +91,13 @@ def install(
     for agent in chosen:
         path = _hooks.settings_path(agent, home=home, cwd=cwd, project=project)
         command = _hooks.hook_command(agent, exe)
+        script = _hooks.wrapper_path(agent, path)
+        if script is not None:
+            # The agent runs only a script file: dcg's script runs the hook command.
+            inner, command = command, shlex.quote(script)
         try:
             plan = plan_one(agent, path, command)
+            script_plan = plan_script(script, inner) if script is not None else None
         except DcgError as exc:
             failed.append(agent)
             out.write(f"{agent}: NOT installed: {exc}\n")
@@ -101,6 +112,13 @@ def install(
             changed_any = True
             verb = "would remove" if dry_run else "removed"
             out.write(f"{agent}: {verb} the plugin an older dcg wrote: {old}\n")
+        if script is not None and script_plan is not None and script_plan.changes:
+            changed_any = True
+            out.write(f"{agent}: {'would write' if dry_run else 'wrote'} {script}\n")
+            out.write(f"  - {script_plan.changes[0]}\n")
+            if not dry_run:
+                _apply(agent, script, script_plan._replace(old=None))
+                os.chmod(script, 0o755)
         if not plan.changes:
             out.write(f"{agent}: already installed in {path}\n")
             continue
@@ -176,6 +194,17 @@ def plan_one(agent: str, path: str, command: str) -> Plan:
     if current is None:
         changes.insert(0, "created the file")
     return Plan(old, _hooks.dump_json(settings), changes)
+
+
+def plan_script(script: str, command: str) -> Plan:
+    """Writing dcg's hook script (for agents that run only script files) at ``script``."""
+    text = _hooks.wrapper_text(command)
+    old = _read(script)
+    if old == text:
+        return Plan(old, text, [])
+    if old is not None and _hooks.wrapper_command(old) is None:
+        raise DcgError(f"{script} exists and was not written by dcg; move it away first")
+    return Plan(old, text, [f"the agent runs only .sh files: this script runs {command}"])
 
 
 def _apply(agent: str, path: str, plan: Plan) -> None:

@@ -54,6 +54,15 @@ def uninstall(
         if action or manifest_entry(path):
             for line in tidy(agent, path, dry_run=dry_run):
                 out.write(f"  {line}\n")
+        script = _hooks.wrapper_path(agent, path)
+        text = _read(script) if script is not None else None
+        if script is not None and text is not None and _hooks.wrapper_command(text):
+            removed = True
+            if not dry_run:
+                os.remove(script)
+            out.write(f"{agent}: {'would ' if dry_run else ''}remove {script}\n")
+            for line in tidy(agent, script, dry_run=dry_run):
+                out.write(f"  {line}\n")
         old = _hooks.legacy_path(agent, home=home, cwd=cwd, project=project)
         if old is not None and _remove_owned(agent, old, dry_run=dry_run):
             removed = True

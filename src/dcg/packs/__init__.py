@@ -24,7 +24,7 @@ _SELF_KEYWORDS = (
     "setfacl", "truncate", "shred", "unlink", "rmdir", "tee", "ln", "rsync",
     *(
         f"{before}{d}{after}"
-        for d in (".claude", ".codex", ".gemini")
+        for d in (".claude", ".codex", ".gemini", ".factory", ".qwen", ".augment")
         for before, after in (("~/", ""), ("home/", ""), ("home}/", ""), (" ", ""),
                               ("=", ""), ("", " "), ("", "/ "), ("", "*"), ("", "/*"),
                               ("", ","), ("", "}"), ("", "/,"), ("", "/}"))

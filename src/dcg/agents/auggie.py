@@ -1,0 +1,75 @@
+"""Augment's Auggie CLI ``PreToolUse`` adapter (shell tool ``launch-process``).
+
+Auggie reads hooks from ``~/.augment/settings.json`` (and ``.augment/settings.json`` in a
+workspace, ``/etc/augment/settings.json`` system-wide) and sends ``hook_event_name``,
+``conversation_id``, ``workspace_roots``, ``tool_name`` and ``tool_input`` (no ``cwd``).
+It reads Claude Code's ``hookSpecificOutput`` on exit 0, but documents only
+``permissionDecision: "deny"`` for PreToolUse (``allow`` and ``ask`` "in a future
+release"); ``permissionDecisionReason`` is shown to the agent and the user, the top-level
+``systemMessage`` to the user only, and no ``additionalContext`` reaches the model before
+a tool runs (docs.augmentcode.com/cli/hooks, read 2026-12). So a soft block is a deny
+whatever ``soft_block_action`` says, and a warning reaches only the person.
+"""
+
+from __future__ import annotations
+
+from dcg import jsonfast
+from dcg.agents import _fields, claude
+from dcg.agents._common import command_text, error_reason, file_request, text
+from dcg.hookio import HookRequest, Reply
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from dcg.hookio import Outcome
+
+NAME = "auggie"
+
+OUTPUT_FIELDS: dict[str, frozenset[str]] = _fields.fields(NAME)
+
+SHELL_TOOL = "launch-process"
+# Tools that write or delete files; dcg judges the paths they change (dcg.selfguard).
+FILE_TOOLS = frozenset(("save-file", "str-replace-editor", "remove-files"))
+
+
+def read(payload: dict[str, object]) -> HookRequest | None:
+    tool = payload.get("tool_name")
+    tool_input = payload.get("tool_input")
+    if not isinstance(tool, str) or not isinstance(tool_input, dict):
+        return None
+    roots = payload.get("workspace_roots")
+    root = text(roots[0]) if isinstance(roots, list) and roots else None
+    session = text(payload.get("conversation_id"))
+    if tool in FILE_TOOLS:
+        args = dict(tool_input)
+        listed = args.pop("file_paths", None)
+        if isinstance(listed, list):
+            args["edits"] = [{"file_path": p} for p in listed if isinstance(p, str)]
+        return file_request(NAME, tool, args, root, session)
+    if tool != SHELL_TOOL:
+        return None
+    command = command_text(tool_input.get("command"))
+    if command is None:
+        return None
+    return HookRequest(
+        NAME,
+        command,
+        cwd=text(tool_input.get("cwd")) or root,
+        session_id=session,
+        tool=SHELL_TOOL,
+        # Auggie documents no `ask` for PreToolUse: a soft block is a deny.
+        interactive=False,
+    )
+
+
+def render(request: HookRequest, outcome: Outcome, details: bool = False) -> Reply:
+    body = claude.reply_body(request, outcome, context=False)
+    return Reply(jsonfast.dumps(body) + "\n", "", 0)
+
+
+def render_error(message: str) -> Reply:
+    specific = {
+        "hookEventName": "PreToolUse",
+        "permissionDecision": "deny",
+        "permissionDecisionReason": error_reason(message),
+    }
+    return Reply(jsonfast.dumps({"hookSpecificOutput": specific}) + "\n", "", 0)
