@@ -206,6 +206,30 @@ def _file_payloads() -> list[object]:
             "windsurf",
             id="windsurf-pre-write-code",
         ),
+        *[
+            pytest.param(
+                json.dumps(
+                    {
+                        "session_id": "f",
+                        "cwd": "/w",
+                        "hook_event_name": "PreToolUse",
+                        "tool_name": tool,
+                        "tool_input": {key: value},
+                    }
+                ).encode(),
+                agent,
+                id=f"{agent}-{tool}",
+            )
+            for agent, tool, key, value in [
+                ("factory", "Create", "file_path", f"{home}/.factory/hooks.json"),
+                ("factory", "Edit", "file_path", ".factory/settings.json"),
+                ("factory", "MultiEdit", "file_path", f"{home}/.config/dcg/allowlist.toml"),
+                ("factory", "ApplyPatch", "patch", patch),
+                ("qwen", "write_file", "file_path", f"{home}/.qwen/settings.json"),
+                ("qwen", "edit", "file_path", ".qwen/settings.json"),
+                ("qwen", "replace", "file_path", f"{home}/.config/dcg/history.jsonl"),
+            ]
+        ],
     ]
 
 

@@ -337,11 +337,17 @@ def test_foreign_owned_file_is_not_overwritten(isolated_home: Path) -> None:
     assert path.exists()
 
 
-def test_factory_goes_in_hooks_json_for_the_execute_tool(isolated_home: Path) -> None:
+def test_factory_goes_in_hooks_json_for_the_execute_and_file_tools(isolated_home: Path) -> None:
     _install("factory")
     path = isolated_home / ".factory" / "hooks.json"
     [group] = json.loads(path.read_text())["hooks"]["PreToolUse"]
-    assert group["matcher"] == "Execute"
+    assert set(group["matcher"].split("|")) == {
+        "Execute",
+        "Create",
+        "Edit",
+        "MultiEdit",
+        "ApplyPatch",
+    }
     assert group["hooks"] == [
         {"type": "command", "command": f"{EXE} hook --agent factory", "timeout": 10}
     ]

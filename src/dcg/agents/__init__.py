@@ -41,6 +41,10 @@ def adapter(name: str) -> ModuleType:
 
 
 _COPILOT_TOOLS = frozenset({"bash", "shell", "powershell"})
+# Gemini CLI's tool ids, which Qwen Code keeps (its `edit` is also Copilot's: not here).
+_GEMINI_TOOLS = frozenset({"run_shell_command", "write_file", "replace"})
+# Factory Droid's tools that no other agent names (its Edit and MultiEdit are Claude's).
+_FACTORY_TOOLS = frozenset({"Execute", "Create", "ApplyPatch"})
 # Auggie's tool ids (kebab-case), which no other agent uses.
 _AUGGIE_TOOLS = frozenset({"launch-process", "save-file", "str-replace-editor", "remove-files"})
 
@@ -59,8 +63,8 @@ def detect(payload: object) -> str | None:
         return "windsurf"
     if event == "beforeShellExecution" or ("conversation_id" in payload and "command" in payload):
         return "cursor"
-    if event == "PreToolUse" and payload.get("tool_name") == "run_shell_command":
-        # Qwen Code, a Gemini CLI fork: Gemini's tool id with Claude Code's event name.
+    if event == "PreToolUse" and payload.get("tool_name") in _GEMINI_TOOLS:
+        # Qwen Code, a Gemini CLI fork: Gemini's tool ids with Claude Code's event name.
         return "qwen"
     if event == "BeforeTool" or payload.get("tool_name") == "run_shell_command":
         return "gemini"
@@ -72,7 +76,7 @@ def detect(payload: object) -> str | None:
         tool = payload.get("tool_name")
         if tool in _AUGGIE_TOOLS or ("workspace_roots" in payload and event == "PreToolUse"):
             return "auggie"
-        if tool == "Execute":
+        if tool in _FACTORY_TOOLS:
             return "factory"
         if tool in _COPILOT_TOOLS:
             return "copilot"

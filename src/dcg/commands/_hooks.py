@@ -88,16 +88,16 @@ SHELL_TOOLS: dict[str, tuple[str, ...]] = {
     "claude": ("Bash", "PowerShell", "Write", "Edit", "MultiEdit", "NotebookEdit"),
     "codex": ("Bash", "apply_patch"),
     "gemini": ("run_shell_command", "write_file", "replace"),
-    "factory": ("Execute",),
-    "qwen": ("run_shell_command",),
+    "factory": ("Execute", "Create", "Edit", "MultiEdit", "ApplyPatch"),
+    "qwen": ("run_shell_command", "write_file", "edit", "replace"),
     "auggie": ("launch-process", "save-file", "str-replace-editor", "remove-files"),
 }
 MATCHERS = {
     "claude": "Bash|PowerShell|Write|Edit|MultiEdit|NotebookEdit",
     "codex": "^(Bash|apply_patch)$",
     "gemini": "run_shell_command|write_file|replace",
-    "factory": "Execute",
-    "qwen": "^run_shell_command$",
+    "factory": "Execute|Create|Edit|MultiEdit|ApplyPatch",
+    "qwen": "^(run_shell_command|write_file|edit|replace)$",
     "auggie": "^(launch-process|save-file|str-replace-editor|remove-files)$",
 }
 
