@@ -47,8 +47,12 @@ def parse(text: str) -> list[tuple[str, str]]:
                 j += 1
             if j < n and text[j] == "=":
                 value, i = _value(text, j + 1)
-            else:
+            elif j >= n or text[j] in "\r\n#;":
                 value, i = "true", j
+            else:
+                j = text.find("\n", j)  # a line git would reject: skip it
+                i = n if j < 0 else j
+                continue
             if section:
                 out.append((f"{section}.{name}", value))
         else:
