@@ -101,6 +101,24 @@ def call_args(source: str) -> list[tuple[str, bool]]:
     return [unquote(p) for p in _split_top(inner, ",")]
 
 
+def group(text: str) -> str:
+    """The parenthesised group ``text`` starts with (``("x").Invoke()`` → ``("x")``)."""
+    depth = 0
+    quote = ""
+    for k, c in enumerate(text):
+        if quote:
+            quote = "" if c == quote else quote
+        elif c in "'\"":
+            quote = c
+        elif c == "(":
+            depth += 1
+        elif c == ")":
+            depth -= 1
+            if depth == 0:
+                return text[: k + 1]
+    return ""
+
+
 def _true(arg: tuple[str, bool]) -> bool:
     return arg[0].strip().lower() in ("$true", "1", "[bool]1")
 
@@ -162,6 +180,11 @@ def _object_path(expr: str, variables: dict[str, str], depth: int = 0) -> Word |
         if value is not None:
             return _object_path(value, variables, depth + 1)
         return word(expr, True)
+    if low.startswith("new-object "):
+        plain = [a for a in expr.split()[1:] if not a.startswith("-")]
+        if len(plain) >= 2 and plain[0].lower() in _NEW_INFO:
+            text, dyn = unquote(plain[1].rstrip(","))
+            return word(text, dyn)
     for info in _NEW_INFO:
         for prefix in (f"new-object {info} ", f"new-object -typename {info} ",
                        f"[{info}]::new(", f"[{info}]::new", f"[{info}]"):  # fmt: skip
@@ -282,10 +305,22 @@ def start_process(args: list[Word]) -> list[Word] | None:
 
 
 def _argument_words(w: Word) -> list[Word]:
-    """``-ArgumentList 'reset --hard'`` is joined into one command line, so split it."""
+    """``-ArgumentList 'reset --hard'`` is joined into one command line, which the program
+    splits again (on spaces, double quotes grouping), so split it that way."""
     out: list[Word] = []
-    for part in w.parts:
-        out.extend(word(p, w.dynamic) for p in part.split())
+    buf: list[str] = []
+    quoted = started = False
+    for c in " ".join(w.parts) + " ":
+        if c == '"':
+            quoted = not quoted
+            started = True
+        elif c in " \t" and not quoted:
+            if started:
+                out.append(word("".join(buf), w.dynamic))
+            buf, started = [], False
+        else:
+            buf.append(c)
+            started = True
     return out
 
 

@@ -194,7 +194,7 @@ def _special(
             elif upstream is not None and len(upstream) == 1:
                 code = _forms.unquote(upstream[0].source)
         else:
-            given = _forms.call_args(args[0].source) if args else []
+            given = _forms.call_args(_forms.group("".join(w.source for w in args)))
             code = given[0] if given else None
         if code is None:
             return None
