@@ -93,6 +93,8 @@ def tight_js(text: str) -> str:
             i = j
             continue
         else:
+            if c in ".()[]" and out and out[-1] == " ":
+                out.pop()
             out.append(c)
         i += 1
     return "".join(out)
