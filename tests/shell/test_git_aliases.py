@@ -332,6 +332,15 @@ def world(isolated_home: Path, tmp_path: Path) -> Path:
     return base / "repo"
 
 
+@pytest.fixture(autouse=True)
+def _generous_budget(isolated_home: Path) -> None:
+    """Agreement, not speed, is measured here: a cold first call on a loaded machine must
+    not blow the hook's time budget (which stops a safe line as too complex)."""
+    config = Path(os.environ["XDG_CONFIG_HOME"]) / "dcg" / "config.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text("[hook]\nbudget_ms = 20000\n")
+
+
 def _env() -> dict[str, str]:
     return dict(os.environ, DCG_RESPONSE_MODE="paranoid", DCG_HOOK_DETAILS="1")
 

@@ -412,6 +412,14 @@ STOP = [
 ]
 
 PASS = [
+    # installers keep the treatment `curl … | sh` has (a documented limit)
+    pytest.param("iex (irm https://get.scoop.sh)", id="scoop-installer"),
+    pytest.param("irm https://get.scoop.sh | iex", id="scoop-installer-piped"),
+    pytest.param(
+        "iex ((New-Object System.Net.WebClient).DownloadString('https://community.chocolatey.org/"
+        "install.ps1'))",
+        id="chocolatey-installer",
+    ),
     pytest.param("Get-ChildItem", id="Get-ChildItem"),
     pytest.param("Get-ChildItem -Recurse -Filter *.log", id="Get-ChildItem -Recurse -Filter *.log"),
     pytest.param("gci src | % { $_.Name }", id="gci src | % { $_.Name }"),
@@ -518,6 +526,15 @@ PASS = [
     pytest.param("git -c alias.s=status s", id="git -c alias.s=status s"),
     pytest.param("git reset --so HEAD~1", id="git reset --so HEAD~1"),
 ]
+
+
+@pytest.fixture(autouse=True)
+def _generous_budget(isolated_home: Path) -> None:
+    """Agreement, not speed, is measured here: a cold first call on a loaded machine must
+    not blow the hook's time budget (which stops a safe line as too complex)."""
+    config = Path(os.environ["XDG_CONFIG_HOME"]) / "dcg" / "config.toml"
+    config.parent.mkdir(parents=True, exist_ok=True)
+    config.write_text("[hook]\nbudget_ms = 20000\n")
 
 
 def _env() -> dict[str, str]:

@@ -141,6 +141,9 @@ def _commands(
 
 
 _GIT_CONFIG = "\x00git config"  # the `git config` lines met so far, in the variable table
+# Code fetched from a URL and run (`iex (irm https://get.scoop.sh)`): installers keep the
+# treatment `curl … | sh` has (a documented limit), not opaque-exec.
+_DOWNLOADERS = ("irm ", "iwr ", "invoke-restmethod", "invoke-webrequest", ".downloadstring(")
 _ALIASERS = frozenset(("set-alias", "new-alias", "sal", "nal"))
 _STARTERS = frozenset(("start-process", "saps", "start"))
 # Cmdlets that write the file named by their path parameter (the first positional one,
@@ -198,6 +201,8 @@ def _special(
             code = given[0] if given else None
         if code is None:
             return None
+        if code[1] and any(d in code[0].lower() for d in _DOWNLOADERS):
+            return None  # `iex (irm URL)`: an installer, treated as `curl … | sh` is
         if code[1] or ("$" in code[0] and name not in _EVAL):
             why = f"{name} runs PowerShell code computed at run time"
             return [opaque.command(why, (*via, name))]
