@@ -492,3 +492,22 @@ def test_sandbox_stop_case_loses_work(
 @pytest.mark.parametrize("command", PASS)
 def test_sandbox_pass_case_is_harmless(tmp_path: Path, command: str) -> None:
     assert _sandbox(tmp_path, command) == set()
+
+
+@needs_git
+def test_linked_worktree_reads_the_main_repository_config(tmp_path: Path) -> None:
+    """A worktree's ``.git`` file names its git dir, whose ``commondir`` holds the config."""
+    main, linked = tmp_path / "main", tmp_path / "linked"
+    env = dict(os.environ, GIT_CONFIG_NOSYSTEM="1")
+    for args in (["init", "-q", str(main)], ["-C", str(main), "commit", "-q", "--allow-empty",
+                 "-m", "x"], ["-C", str(main), "config", "alias.undo", "reset --hard"],
+                 ["-C", str(main), "worktree", "add", "-q", str(linked)]):  # fmt: skip
+        subprocess.run([GIT or "git", "-c", "user.name=t", "-c", "user.email=t@e", *args],
+                       env=env, check=True, capture_output=True)  # fmt: skip
+    assert (linked / ".git").is_file()
+    body = hookpath.payload("claude", "git undo", cwd=str(linked / "."))
+    code, out, err = hookpath.run(hookpath.encode(body), env=_env())
+    assert hookpath.verdict(code, out, err) == "deny"
+    body = hookpath.payload("claude", "git undo", cwd=str(tmp_path))
+    code, out, err = hookpath.run(hookpath.encode(body), env=_env())
+    assert hookpath.verdict(code, out, err) == "none"
