@@ -175,14 +175,16 @@ class Evaluation(Frozen):
         return self.matches[0] if self.matches else None
 
 
-def parse_line(line: str, shell: str, deadline: float | None) -> list[Command]:
+def parse_line(
+    line: str, shell: str, deadline: float | None, cwd: str | None = None
+) -> list[Command]:
     if shell == "powershell":
         from dcg.shell import parse_powershell
 
-        return parse_powershell(line, deadline=deadline)
+        return parse_powershell(line, deadline=deadline, cwd=cwd)
     from dcg.shell import parse
 
-    return parse(line, deadline=deadline)
+    return parse(line, deadline=deadline, cwd=cwd)
 
 
 def evaluate(
@@ -213,7 +215,7 @@ def evaluate(
     # Imported here, not at the top: a line without a keyword never needs the rule model.
     from dcg.model import SEVERITY_RANK, Match
 
-    commands = parse_line(line, shell, deadline)
+    commands = parse_line(line, shell, deadline, cwd)
     if deadline is not None:
         _check_deadline(deadline)
     matches: list[Match] = []

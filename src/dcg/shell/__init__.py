@@ -15,14 +15,20 @@ from dcg.shell.limits import TooComplex
 __all__ = ["Command", "TooComplex", "parse", "parse_powershell"]
 
 
-def parse(line: str, *, deadline: float | None = None) -> list[Command]:
+def parse(line: str, *, deadline: float | None = None, cwd: str | None = None) -> list[Command]:
+    """``cwd``, where the line runs, is where git looks for its repository's config."""
     from dcg.shell.walk import parse as posix
 
-    return posix(line, deadline)
+    return posix(line, deadline, cwd)
 
 
-def parse_powershell(line: str, *, deadline: float | None = None) -> list[Command]:
+def parse_powershell(
+    line: str, *, deadline: float | None = None, cwd: str | None = None
+) -> list[Command]:
     from dcg.shell.powershell import parse as powershell
-    from dcg.shell.walk import parse as posix
+    from dcg.shell.walk import parse as walk
+
+    def posix(script: str, deadline: float | None) -> list[Command]:
+        return walk(script, deadline, cwd)
 
     return powershell(line, posix=posix, deadline=deadline)

@@ -16,8 +16,8 @@ _CODE: dict[str, tuple[str, tuple[str, ...], str]] = {
     "sqlite3": ("", ("-cmd", "--cmd"), "sql"),
     "clickhouse-client": ("q", ("--query",), "sql"),
     "cqlsh": ("e", ("--execute",), "sql"),
-    "mongosh": ("", ("--eval",), ""),
-    "mongo": ("", ("--eval",), ""),
+    "mongosh": ("", ("--eval",), "js"),
+    "mongo": ("", ("--eval",), "js"),
 }
 
 
@@ -28,7 +28,9 @@ def is_client(name: str) -> bool:
 def code(name: str, text: str | None) -> str | None:
     """Text a client reads on stdin, with SQL comments blanked as in its arguments."""
     dialect = _CODE[name][2]
-    return strip_comments(text, dialect) if text and dialect else text
+    if not text or not dialect:
+        return text
+    return tight_js(text) if dialect == "js" else strip_comments(text, dialect)
 
 
 def rewrite(argv: list[str], dyns: list[bool]) -> tuple[list[str], list[bool]]:
@@ -42,11 +44,60 @@ def rewrite(argv: list[str], dyns: list[bool]) -> tuple[list[str], list[bool]]:
             parts = [name, value]
         elif short and len(word) > 2 and word[0] == "-" and word[1] in short:
             parts = [word[:2], word[2:]]
-        if sql:
+        if sql == "js":
+            parts = [tight_js(p) for p in parts]
+        elif sql:
             parts = [strip_comments(p, sql) for p in parts]
         out.extend(parts)
         outd.extend([dyn] * len(parts))
     return out, outd
+
+
+def tight_js(text: str) -> str:
+    """JavaScript with comments dropped and no space around ``.``, ``(``, ``)``, ``[``, ``]``
+    outside strings: ``db . users [ 'x' ] . drop ( )`` reads ``db.users['x'].drop()``."""
+    if not any(c in text for c in " \t\n/"):
+        return text
+    out: list[str] = []
+    i, n = 0, len(text)
+    quote = ""
+    while i < n:
+        c = text[i]
+        if quote:
+            out.append(c)
+            if c == "\\" and i + 1 < n:
+                out.append(text[i + 1])
+                i += 1
+            elif c == quote:
+                quote = ""
+        elif c in "'\"`":
+            quote = c
+            out.append(c)
+        elif text.startswith("/*", i):
+            end = text.find("*/", i + 2)
+            i = n if end < 0 else end + 2
+            out.append(" ")
+            continue
+        elif text.startswith("//", i):
+            end = text.find("\n", i)
+            i = n if end < 0 else end
+            continue
+        elif c in " \t\r\n":
+            j = i
+            while j < n and text[j] in " \t\r\n":
+                j += 1
+            before = out[-1] if out else ""
+            after = text[j] if j < n else ""
+            if before not in ".([" and after not in ".()[]":
+                out.append(" ")
+            i = j
+            continue
+        else:
+            if c in ".()[]" and out and out[-1] == " ":
+                out.pop()
+            out.append(c)
+        i += 1
+    return "".join(out)
 
 
 def strip_comments(text: str, dialect: str = "sql") -> str:

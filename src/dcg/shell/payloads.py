@@ -144,6 +144,30 @@ def _pwsh(w: Work) -> None:
                 ("powershell", f"{normalize(argv[0])} -Command", " ".join(argv[k + 1 :]), [])
             )
             return
+        if (
+            len(a) > 1
+            and a[0] in "-/"
+            and k + 1 < len(argv)
+            and (a[1:] in ("e", "ec") or (len(a) > 3 and "encodedcommand".startswith(a[1:])))
+        ):
+            script = _utf16_base64(argv[k + 1])
+            w.data[k + 1] = "PowerShell script, base64 (decoded and parsed)"
+            if script is None:
+                w.opaque = f"{normalize(argv[0])} -EncodedCommand text that does not decode"
+            else:
+                label = f"{normalize(argv[0])} -EncodedCommand"
+                w.payloads.append(("powershell", label, script, []))
+            return
+
+
+def _utf16_base64(text: str) -> str | None:
+    import base64
+    import binascii
+
+    try:
+        return base64.b64decode(text, validate=False).decode("utf-16-le")
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        return None
 
 
 def _awk(w: Work) -> None:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dcg.shell import gitargs
-
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
 
 if TYPE_CHECKING:
@@ -17,8 +15,9 @@ if TYPE_CHECKING:
 class Work:
     """A simple command being unwrapped and classified; becomes a Command."""
 
-    __slots__ = ("argv", "data", "dynamic", "dyns", "fed", "feeder", "infile", "installer",
-                 "opaque", "payloads", "piped", "positional", "stdin", "via")  # fmt: skip
+    __slots__ = ("argv", "assigns", "data", "dynamic", "dyns", "fed", "feeder", "infile",
+                 "installer", "opaque", "payloads", "piped", "positional", "stdin",
+                 "via")  # fmt: skip
 
     def __init__(
         self, argv: list[str], dyns: list[bool], via: tuple[str, ...], stdin: str | None
@@ -40,6 +39,9 @@ class Work:
         self.installer = False  # every substitution in the words only fetches (curl)
         # "$@" of a script run by `sh -c SCRIPT NAME ARGS…`, once the handler saw ARGS.
         self.positional: list[str] | None = None
+        # `NAME=VALUE` before the command (or given to `env`): what it alone sees; None
+        # for a value computed at run time.
+        self.assigns: dict[str, str | None] = {}
 
     def drop(self, start: int) -> None:
         self.argv = self.argv[start:]
@@ -120,10 +122,14 @@ def _env(w: Work) -> int:
             i += 2 if a in ("-u", "-C", "-P", "--unset", "--chdir") else 1
             continue
         if "=" in a and a.partition("=")[0].replace("_", "a").isalnum():
+            name, _, value = a.partition("=")
+            w.assigns[name] = None if w.dyns[i] else value
             i += 1
             continue
         break
     while i < n and "=" in argv[i] and argv[i].partition("=")[0].replace("_", "a").isalnum():
+        name, _, value = argv[i].partition("=")
+        w.assigns[name] = None if w.dyns[i] else value
         i += 1
     return operand(i, argv)
 
@@ -189,51 +195,3 @@ def _simple(short: str = "", long: tuple[str, ...] = ()) -> Callable[[Work], int
         return operand(skip_options(w.argv, 1, short, long), w.argv)
 
     return unwrap
-
-
-_GIT_VALUE = ("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env",
-              "--super-prefix", "--exec-path", "--attr-source", "--list-cmds")  # fmt: skip
-_GIT_FLAGS = frozenset(("--no-pager", "--paginate", "-p", "-P", "--bare", "--no-replace-objects",
-    "--literal-pathspecs", "--glob-pathspecs", "--noglob-pathspecs", "--icase-pathspecs",
-    "--no-optional-locks", "--no-advice", "--no-lazy-fetch"))  # fmt: skip
-
-
-def git_globals(w: Work) -> None:
-    """Remove git's global options so argv reads ``git SUBCOMMAND …``.
-
-    An alias defined on the same command line (``git -c alias.nuke='reset --hard' nuke``)
-    is expanded; a shell alias (``!cmd``) becomes a payload of its own.
-    """
-    argv = w.argv
-    i, n = 1, len(argv)
-    aliases: dict[str, str] = {}
-    no_force = False
-    while i < n:
-        a = argv[i]
-        if a in _GIT_FLAGS:
-            i += 1
-        elif a in _GIT_VALUE and a not in ("--exec-path", "--list-cmds"):
-            if a == "-c" and i + 1 < n and argv[i + 1].startswith("alias."):
-                name, _, value = argv[i + 1][6:].partition("=")
-                aliases[name.lower()] = value
-            elif a == "-c" and i + 1 < n:
-                no_force = gitargs.disables_require_force(argv[i + 1]) or no_force
-            i += 2
-        elif (a.startswith(_GIT_VALUE) and "=" in a) or a == "--exec-path":
-            i += 1
-        else:
-            break
-    if i > 1:
-        w.argv = argv[:1] + argv[i:]
-        w.dyns = w.dyns[:1] + w.dyns[i:]
-    if len(w.argv) > 1 and w.argv[1].lower() in aliases:
-        value = aliases[w.argv[1].lower()].strip()
-        if value.startswith("!"):
-            w.payloads.append(("sh", "git alias", value[1:] + " " + " ".join(w.argv[2:]), []))
-        else:
-            words = value.split()
-            w.argv = w.argv[:1] + words + w.argv[2:]
-            w.dyns = w.dyns[:1] + [False] * len(words) + w.dyns[2:]
-    if no_force and len(w.argv) > 1 and w.argv[1] == "clean" and "--force" not in w.argv:
-        w.argv = gitargs.clean_without_force(w.argv)
-        w.dyns = [*w.dyns[:2], False, *w.dyns[2:]]

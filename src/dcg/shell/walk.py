@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dcg.shell import clients, context, gitargs, opaque, payloads, unwrap, wrappers
+from dcg.shell import clients, context, gitalias, gitargs, opaque, payloads, unwrap, wrappers
 from dcg.shell.command import Command
 from dcg.shell.lexer import lex
 from dcg.shell.limits import MAX_DEPTH, MAX_SIZE, Budget, TooComplex
@@ -19,13 +19,15 @@ if TYPE_CHECKING:
 _DECLARE = frozenset(("export", "declare", "typeset", "local", "readonly"))
 
 
-def parse(line: str, deadline: float | None) -> list[Command]:
-    """The simple commands of a POSIX shell line (what :func:`dcg.shell.parse` returns)."""
+def parse(line: str, deadline: float | None, cwd: str | None = None) -> list[Command]:
+    """The simple commands of a POSIX shell line (what :func:`dcg.shell.parse` returns);
+    ``cwd`` is where it runs (git reads its repository's config from there)."""
     if len(line) > MAX_SIZE:
         raise TooComplex(f"command line longer than {MAX_SIZE} characters")
     out: list[Command] = []
+    env: dict[str, str | None] = {gitalias.BASE: cwd} if cwd else {}
     try:
-        run_text(line, Ctx((), 0, {}, Budget(deadline)), out)
+        run_text(line, Ctx((), 0, env, Budget(deadline)), out)
     except RecursionError:
         raise TooComplex("nesting too deep") from None
     return out
@@ -130,6 +132,11 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
     if argv[0] in _CHDIR and not dyns[0]:
         _chdir(argv, dyns, env)
     work = unwrap.Work(argv, dyns, ctx.via, stdin)
+    if simple.assigns:
+        for word in simple.assigns:
+            fields, dyn = expand(word, env, sub_text, split=False)
+            name, _, value = (fields[0] if fields else "").partition("=")
+            work.assigns[name.rstrip("+")] = None if dyn else value
     pipe = simple.pipe_in
     if pipe is not None:
         work.piped = True
@@ -147,7 +154,6 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
     _run_written(argv, dyns, ctx, out)
 
 
-_ALIAS = "\x00git-alias:"
 # The directory `cd`/`pushd` moved to earlier on the line, kept in the variable table
 # (dcg.selfguard resolves it against the payload cwd); _UNKNOWN when it cannot be known.
 _CWD = "\x00cwd"
@@ -178,21 +184,6 @@ def _chdir(argv: list[str], dyns: list[bool], env: dict[str, str | None]) -> Non
         env[_CWD] = target
     else:
         env[_CWD] = old.rstrip("/") + "/" + target
-
-
-def _git_alias(work: unwrap.Work, env: dict[str, str | None]) -> None:
-    """Remember `git config alias.X VALUE`; expand X when a later command runs `git X`."""
-    argv = work.argv
-    if len(argv) >= 4 and argv[1] == "config" and argv[-2].startswith("alias."):
-        env[_ALIAS + argv[-2][6:].lower()] = argv[-1]
-        return
-    value = env.get(_ALIAS + argv[1].lower()) if len(argv) > 1 else None
-    if value and not value.startswith("!"):
-        words = value.split()
-        work.argv = argv[:1] + words + argv[2:]
-        work.dyns = work.dyns[:1] + [False] * len(words) + work.dyns[2:]
-    elif value:
-        work.payloads.append(("sh", "git alias", value[1:] + " " + " ".join(argv[2:]), []))
 
 
 # A script written earlier on the same line is remembered under this key prefix in the
@@ -257,8 +248,7 @@ def _command(
         if work.argv[0].startswith("git-"):
             work.argv, work.dyns = gitargs.split_dashed(work.argv, work.dyns)
         if work.argv[0] == "git":
-            unwrap.git_globals(work)
-            _git_alias(work, ctx.env)
+            gitalias.resolve(work, ctx.env)
             work.argv = gitargs.expand_prefixes(work.argv)
         elif clients.is_client(work.argv[0]):
             work.argv, work.dyns = clients.rewrite(work.argv, work.dyns)

@@ -1,6 +1,7 @@
 """Azure CLI: deleting resource groups, VMs, databases, storage accounts and other resources."""
 
 from dcg.model import Pack, Rule
+from dcg.packs._http import sends
 
 _Z = r"^az\s"
 
@@ -67,6 +68,24 @@ PACK = Pack(
             alternative="Show the resource first and check the subscription with az account show.",
             blocks=("az network nsg delete -g rg -n web-nsg", "az ad app delete --id 1234"),
             allows=("az network nsg show -g rg -n web-nsg", "az ad app list"),
+        ),
+        Rule(
+            "rest-delete",
+            severity="high",
+            pattern=sends("DELETE") + r"https?://" + r"management\.azure\.com/",
+            reason="an HTTP DELETE to Azure Resource Manager removes the resource the URL names",
+            explanation="curl -X DELETE on management.azure.com is az ... delete without az "
+            "and without --yes being needed: a resource group URL deletes every resource in it.",
+            alternative="GET the URL first; use the az command and check the subscription "
+            "with az account show.",
+            blocks=(
+                "curl -X DELETE https://management.azure.com/subscriptions/s/resourceGroups/rg",
+                "curl --request DELETE 'https://management.azure.com/subscriptions/s?api-version=1'",
+            ),
+            allows=(
+                "curl https://management.azure.com/subscriptions/s/resourceGroups/rg",
+                "curl -X DELETE https://example.com/management.azure.com/",
+            ),
         ),
     ),
 )

@@ -1,6 +1,7 @@
 """Google Cloud CLI: deleting projects, instances, databases, clusters and storage."""
 
 from dcg.model import Pack, Rule
+from dcg.packs._http import sends
 
 _G = r"^gcloud\s"
 
@@ -90,6 +91,27 @@ PACK = Pack(
             allows=(
                 "gcloud pubsub topics list",
                 "gcloud iam service-accounts describe ci@p.iam.gserviceaccount.com",
+            ),
+        ),
+        Rule(
+            "rest-delete",
+            severity="high",
+            pattern=sends("DELETE") + r"https?://" + r"(?:[\w-]+\.)?googleapis\.com/",
+            reason="an HTTP DELETE to a Google Cloud API removes the resource the URL names",
+            explanation="curl -X DELETE on *.googleapis.com is gcloud ... delete without "
+            "gcloud and without its prompt: buckets, objects, instances, databases, secrets "
+            "or whole projects go at once.",
+            alternative="GET the URL first; use the gcloud command, which names what it "
+            "deletes and asks.",
+            blocks=(
+                "curl -X DELETE https://storage.googleapis.com/storage/v1/b/bucket/o/obj",
+                "curl -XDELETE https://compute.googleapis.com/compute/v1/projects/p/zones/z/instances/i",
+                "wget --method=DELETE https://sqladmin.googleapis.com/v1/projects/p/instances/db",
+            ),
+            allows=(
+                "curl https://storage.googleapis.com/storage/v1/b/bucket",
+                "curl -X GET https://compute.googleapis.com/compute/v1/projects/p/zones/z/instances",
+                "curl -X DELETE https://example.com/googleapis.com/x",
             ),
         ),
     ),

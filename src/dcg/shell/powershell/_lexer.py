@@ -51,12 +51,23 @@ class Word:
 
 
 def lex(
-    line: str, deadline: float | None, depth: int, via: tuple[str, ...], emit: Emit
+    line: str,
+    deadline: float | None,
+    depth: int,
+    via: tuple[str, ...],
+    emit: Emit,
+    variables: dict[str, str] | None = None,
 ) -> list[Command]:
-    """What ``emit`` returns for each simple command of ``line``, in execution order."""
+    """What ``emit`` returns for each simple command of ``line``, in execution order.
+
+    ``variables`` receives ``$name = …`` assignments as they are met (lower-case name ->
+    the source text of the value), for the caller to resolve splats and ``$x.Delete()``.
+    """
     if depth > MAX_DEPTH:
         raise TooComplex("PowerShell nesting too deep")
     lexer = _Lexer(line, deadline, depth, via, emit)
+    if variables is not None:
+        lexer.vars = variables
     lexer.sequence("")
     return lexer.out
 
@@ -74,6 +85,11 @@ class _Lexer:
         self.via = via
         self.emit = emit
         self.out: list[Command] = []
+        self.vars: dict[str, str] = {}
+        # The command before the block being lexed in its pipeline (`gci | % { … }`): what
+        # `$_` stands for inside that block.
+        self.outer: list[Word] | None = None
+        self.upstream: list[Word] | None = None
 
     def _tick(self) -> None:
         if self.deadline is not None and time.process_time() > self.deadline:
@@ -154,6 +170,7 @@ class _Lexer:
                 if redirect is not None:
                     redirects.append(redirect)
             else:
+                self.upstream = pipeline[-1] if pipeline else None
                 word = self._word()
                 if word is not None:
                     words.append(word)
@@ -178,6 +195,8 @@ class _Lexer:
             raise TooComplex("PowerShell nesting too deep")
         tag = "{…}" if end == "}" else "$(…)"
         inner = _Lexer(self.src, self.deadline, self.depth + 1, (*self.via, tag), self.emit)
+        inner.vars = self.vars
+        inner.outer = self.upstream if end == "}" else self.outer
         inner.pos = self.pos
         inner.sequence(end)
         self.out.extend(inner.out)
@@ -280,13 +299,37 @@ class _Lexer:
                 self.pos += 1
         return "".join(buf), computed
 
+    def _assignment(self, words: list[Word]) -> None:
+        """Remember ``$name = VALUE`` (also ``$name=VALUE`` as one word) by its source."""
+        first = words[0].source
+        if not first.startswith("$") or (
+            "=" not in first and (len(words) < 2 or not words[1].source.startswith("="))
+        ):
+            return
+        name, eq, value = first.partition("=")
+        rest = " ".join(w.source for w in words[1:])
+        if not eq:
+            rest = rest[1:]
+        source = (value + " " + rest).strip() if eq else rest.strip()
+        name = name.strip().lower()
+        if name[1:].replace("_", "a").replace(":", "a").isalnum():
+            self.vars[name[1:]] = source
+
     def _emit(
         self, words: list[Word], redirects: list[tuple[str, str]], pipeline: list[list[Word]]
     ) -> None:
         # `$x = cmd …`: the command is what follows the assignment.
+        self._assignment(words)
         while len(words) >= 2 and words[0].text.startswith("$") and words[1].text.endswith("="):
             words = words[2:]
         if not words:
             return
         upstream = pipeline[-2] if len(pipeline) >= 2 else None
+        if upstream is None and self.outer is not None and _uses_item(words):
+            upstream = self.outer
         self.out.extend(self.emit(words, tuple(redirects), upstream, self.depth, self.via))
+
+
+def _uses_item(words: list[Word]) -> bool:
+    """The command names the pipeline's current item (``$_``, ``$PSItem``)."""
+    return any(w.source.lower().startswith(("$_", "$psitem")) for w in words)

@@ -7,7 +7,9 @@
 
 from __future__ import annotations
 
+from dcg.shell import opaque
 from dcg.shell.command import Command
+from dcg.shell.powershell import _forms
 from dcg.shell.powershell._lexer import Word, lex
 
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
@@ -45,9 +47,18 @@ _PWSH_ENCODED = ("encodedcommand", "enc", "e", "ec")
 
 
 def parse(
-    line: str, deadline: float | None, depth: int, via: tuple[str, ...], posix: Posix
+    line: str,
+    deadline: float | None,
+    depth: int,
+    via: tuple[str, ...],
+    posix: Posix,
+    variables: dict[str, str] | None = None,
 ) -> list[Command]:
-    """The simple commands ``line`` would run in PowerShell, destructive forms mapped."""
+    """The simple commands ``line`` would run in PowerShell, destructive forms mapped.
+
+    ``variables`` holds the session's assignments and aliases (shared with ``iex`` code).
+    """
+    scope: dict[str, str] = {} if variables is None else variables
 
     def emit(
         words: list[Word],
@@ -56,9 +67,9 @@ def parse(
         depth: int,
         via: tuple[str, ...],
     ) -> list[Command]:
-        return _commands(words, redirects, upstream, deadline, depth, via, posix)
+        return _commands(words, redirects, upstream, deadline, depth, via, posix, scope)
 
-    return lex(line, deadline, depth, via, emit)
+    return lex(line, deadline, depth, via, emit, scope)
 
 
 def _name(word: Word) -> str:
@@ -75,11 +86,26 @@ def _commands(
     depth: int,
     via: tuple[str, ...],
     posix: Posix,
+    scope: dict[str, str],
 ) -> list[Command]:
+    words = _forms.splat(words, scope)
+    if words[0].source == "." and len(words) > 1:
+        words = words[1:]  # dot-sourcing runs the command in the current scope
+    called = _forms.called(words[0], scope)
+    if called is not None and not called.dynamic:
+        words = [called, *words[1:]]
+    words = _forms.dotnet(words, scope) or words
     name = _name(words[0])
+    alias = scope.get(_forms.ALIAS + name)
+    if alias is not None:
+        words = [_forms.word(alias), *words[1:]]
+        name = _name(words[0])
     name = _CANONICAL.get(name, name)
     args = words[1:]
     dynamic = words[0].dynamic
+    special = _special(name, words, redirects, upstream, deadline, depth, via, posix, scope)
+    if special is not None:
+        return special
     if name in _REMOVE:
         mapped = _remove_item(name, args, upstream, via)
         if mapped is not None:
@@ -87,9 +113,7 @@ def _commands(
     if name in _PWSH:
         script = _pwsh_script(args)
         if script is not None:
-            return parse(script, deadline, depth + 1, (*via, f"{name} -Command"), posix)
-    if name in _EVAL and args and not args[0].dynamic:
-        return parse(args[0].text, deadline, depth + 1, (*via, name), posix)
+            return parse(script, deadline, depth + 1, (*via, f"{name} -Command"), posix, scope)
     if name == "cmd":
         script = _cmd_script(args)
         if script is not None:
@@ -114,6 +138,147 @@ def _commands(
             )
         ]
     return [Command(argv, redirects=redirects, via=via, dynamic=dynamic)]
+
+
+_GIT_CONFIG = "\x00git config"  # the `git config` lines met so far, in the variable table
+# Code fetched from a URL and run (`iex (irm https://get.scoop.sh)`): installers keep the
+# treatment `curl … | sh` has (a documented limit), not opaque-exec.
+_DOWNLOADERS = ("irm ", "iwr ", "invoke-restmethod", "invoke-webrequest", ".downloadstring(")
+_ALIASERS = frozenset(("set-alias", "new-alias", "sal", "nal"))
+_STARTERS = frozenset(("start-process", "saps", "start"))
+# Cmdlets that write the file named by their path parameter (the first positional one,
+# or the destination of a copy or move), with the parameter names that hold it.
+_WRITERS = {
+    "set-content": ("path", "literalpath"), "sc": ("path", "literalpath"),
+    "add-content": ("path", "literalpath"), "ac": ("path", "literalpath"),
+    "out-file": ("filepath", "literalpath", "path"),
+    "tee-object": ("filepath", "literalpath"), "tee": ("filepath", "literalpath"),
+    "new-item": ("path",), "ni": ("path",),
+    "copy-item": ("destination",), "copy": ("destination",), "cpi": ("destination",),
+    "cp": ("destination",),
+    "move-item": ("destination", "path"), "move": ("destination", "path"),
+    "mi": ("destination", "path"), "mv": ("destination", "path"),
+    "rename-item": ("path",), "ren": ("path",), "rni": ("path",),
+}  # fmt: skip
+# Positional slot of the written path: the destination of a copy is the second.
+_SECOND = frozenset(("copy-item", "copy", "cpi", "cp", "move-item", "move", "mi", "mv"))
+_SWITCH_LIKE = frozenset(("force", "append", "nonewline", "passthru", "recurse", "whatif",
+                          "confirm", "noclobber", "container"))  # fmt: skip
+
+
+def _special(
+    name: str,
+    words: list[Word],
+    redirects: tuple[tuple[str, str], ...],
+    upstream: list[Word] | None,
+    deadline: float | None,
+    depth: int,
+    via: tuple[str, ...],
+    posix: Posix,
+    scope: dict[str, str],
+) -> list[Command] | None:
+    """Aliases, Start-Process, Invoke-Expression, git and file writers; None for the rest."""
+    args = words[1:]
+    head = words[0].source.lower().replace(" ", "")
+    if name in _ALIASERS:
+        _forms.remember_alias(name, args, scope)
+        return [Command((name, *(a.text for a in args)), via=via)]
+    if name in _STARTERS:
+        inner = _forms.start_process(args)
+        if inner is not None:
+            tag = (*via, "Start-Process")
+            return _commands(inner, (), None, deadline, depth + 1, tag, posix, scope)
+    if name in _EVAL or head.startswith("[scriptblock]::create"):
+        code: tuple[str, bool] | None = None
+        if name in _EVAL:
+            texts = [a for a in args if not a.text.lower().startswith("-c")]
+            if texts:
+                code = _value(texts[0], scope)
+            elif upstream is not None and len(upstream) == 1:
+                code = _forms.unquote(upstream[0].source)
+        else:
+            given = _forms.call_args(_forms.group("".join(w.source for w in args)))
+            code = given[0] if given else None
+        if code is None:
+            return None
+        if code[1] and any(d in code[0].lower() for d in _DOWNLOADERS):
+            return None  # `iex (irm URL)`: an installer, treated as `curl … | sh` is
+        if code[1] or ("$" in code[0] and name not in _EVAL):
+            why = f"{name} runs PowerShell code computed at run time"
+            return [opaque.command(why, (*via, name))]
+        return parse(code[0], deadline, depth + 1, (*via, name), posix, scope)
+    if name == "git" or name.startswith("git-"):
+        # Through the POSIX walker, for git's own spellings and aliases; the `git config`
+        # lines met earlier go first, so that an alias they set is known.
+        line = " ".join(_sh_word(w) for w in [_forms.word(name), *args])
+        before = scope.get(_GIT_CONFIG, "")
+        skip = len(posix(before, deadline)) if before else 0
+        found = posix(f"{before}\n{line}" if before else line, deadline)[skip:]
+        if args and args[0].text == "config":
+            scope[_GIT_CONFIG] = f"{before}\n{line}" if before else line
+        return [_tagged(c, via) for c in found]
+    if name in _WRITERS:
+        path = _written(name, args)
+        if path is not None:
+            target = _posix_path(path)
+            argv = (name, *(a.text for a in args))
+            return [Command(argv, redirects=(*redirects, (">", target)), via=via)]
+    return None
+
+
+def _value(w: Word, scope: dict[str, str]) -> tuple[str, bool]:
+    """A string argument's value (a literal, literals joined by ``+``, or a variable
+    assigned one earlier); True when it is computed."""
+    src = w.source.strip()
+    if src.startswith("$") and src[1:].replace("_", "a").isalnum():
+        value = scope.get(src[1:].lower())
+        return _forms.unquote(value) if value is not None else (src, True)
+    return _forms.unquote(src)
+
+
+def _written(name: str, args: list[Word]) -> str | None:
+    params = _WRITERS[name]
+    positional: list[str] = []
+    i = 0
+    while i < len(args):
+        w = args[i]
+        i += 1
+        if w.text.startswith("-") and len(w.text) > 1 and not w.source.startswith(("'", '"')):
+            flag, colon, value = w.text[1:].lower().partition(":")
+            if flag in _SWITCH_LIKE:
+                continue
+            found = [p for p in params if p.startswith(flag)]
+            if colon:
+                if found:
+                    return value
+                continue
+            if found and i < len(args):
+                return args[i].text
+            i += 1
+            continue
+        positional.append(w.text)
+    slot = 1 if name in _SECOND else 0
+    return positional[slot] if len(positional) > slot else None
+
+
+def _posix_path(path: str) -> str:
+    """A PowerShell path as dcg's self-protection reads paths: ``$env:USERPROFILE\\x`` is
+    ``$HOME/x``, backslashes are slashes."""
+    text = path.replace("\\", "/")
+    low = text.lower()
+    for prefix in ("${env:userprofile}", "$env:userprofile", "${env:home}", "$env:home",
+                   "${home}", "$home"):  # fmt: skip
+        if low == prefix or low.startswith(prefix + "/"):
+            return "$HOME" + text[len(prefix) :]
+    return text
+
+
+def _sh_word(w: Word) -> str:
+    """A PowerShell argument as one POSIX shell word (a computed one stays computed)."""
+    text = w.text
+    if w.dynamic or text.startswith("$"):
+        return '"' + "".join("\\" + c if c in '"\\`' else c for c in text) + '"'
+    return "'" + text.replace("'", "'\\''") + "'"
 
 
 def _tagged(command: Command, via: tuple[str, ...]) -> Command:
@@ -171,6 +336,9 @@ def _remove_item(
     if switches.get("whatif"):
         return Command((name, *(a.text for a in args)), via=via)
     recurse = switches.get("recurse", False)
+    if upstream is not None:
+        # `gci x | % { Remove-Item $_ }`: the item is what the lister lists.
+        paths = [p for p in paths if not p.lower().startswith(("$_", "$psitem"))]
     if not paths and upstream is not None and _name(upstream[0]) in _LISTERS:
         # `Get-ChildItem X -Recurse | Remove-Item`: the lister's targets are deleted.
         listed = _remove_item("remove-item", upstream[1:], None, via)
