@@ -63,9 +63,11 @@ def payload(agent: str, command: str, cwd: str | None = None) -> dict[str, objec
     body = _replace(copy.deepcopy(TEMPLATES[agent]), command)
     assert isinstance(body, dict)
     if cwd is not None:
-        for holder in (body, body.get("tool_info")):
+        for holder in (body, body.get("tool_info"), body.get("tool_input")):
             if isinstance(holder, dict) and "cwd" in holder:
                 holder["cwd"] = cwd
+        if isinstance(body.get("workspace_roots"), list):  # Auggie
+            body["workspace_roots"] = [cwd]
     return body
 
 
