@@ -13,6 +13,7 @@ numbers as arguments, so they are tested without timing anything.
 from __future__ import annotations
 
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -26,6 +27,8 @@ from dcg.commands import _hooks
 NO_KEYWORD_LIMIT = 1.3
 STOPPED_LIMIT = 2.2
 ROUNDS = 7
+# How the speed finding's detail starts (for reading it back).
+SPEED_PATTERN = re.compile(r"^no keyword \d+\.\d\dx, stopped \d+\.\d\dx ")
 
 
 class Speed(NamedTuple):
