@@ -6,13 +6,19 @@ bare start a third again, and more with ``.pth`` files). What ``site`` would hav
 not needed: the hook imports only the standard library and this package, and the package
 is found from this file's own location — the directory holding ``dcg/`` — whatever
 installed it (a venv, pipx, ``uv tool``, ``pip --user``, an editable checkout's ``src/``).
-Nothing but ``sys`` is imported before the hook itself.
+Nothing but ``sys`` and ``gc`` is imported before the hook itself.
 """
 
 import sys
 
 
 def main() -> int:
+    # One short-lived call allocates many objects and frees them by reference counting;
+    # the cyclic collector's passes over the imported modules' tables cost it 5-10% (a
+    # stopped command: 2.20 -> 2.08 CPU ratio, 60 interleaved rounds).
+    import gc
+
+    gc.disable()
     # .../<root>/dcg/_fast.py -> <root>, by string work: nothing is imported before the hook.
     here = __file__
     cut = max(here.rfind("/"), here.rfind("\\"))
