@@ -63,7 +63,7 @@ CASES: list[tuple[str, str, dict[str, str], float | None]] = [
     ),
 ]
 # Cases also run with --compare's dcg.
-COMPARED = ("no keyword (ls -la)", "safe with keyword (git status)")
+COMPARED = ("no keyword (ls -la)", "safe with keyword (git status)", "stopped (git reset --hard)")
 
 MIXED_CORPUS = [
     "ls -la",

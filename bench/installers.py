@@ -37,8 +37,7 @@ HISTORY_CASE = ("stopped, 10k history entries", "git reset --hard", {"HISTORY": 
 class Installed(NamedTuple):
     name: str
     hook: list[str]  # the registered command, as argv
-    home: Path
-    note: str
+    launcher: str  # the installed `dcg` console script (timed as `dcg hook` for comparison)
 
 
 def registered(settings: str) -> list[str]:
@@ -77,7 +76,8 @@ def venv_install(where: Path, *, upgrade_pip: bool, editable: bool = False) -> I
     _run([*pip, *(["-e"] if editable else []), str(ROOT)])
     home = where.parent / f"{where.name}-home"
     name = f"venv, pip {version}" + (", editable" if editable else "")
-    return Installed(name, dcg_install(str(where / "bin" / "dcg"), home), home, "")
+    dcg = str(where / "bin" / "dcg")
+    return Installed(name, dcg_install(dcg, home), dcg)
 
 
 def _tool(name: str, scratch: Path) -> str | None:
@@ -120,7 +120,7 @@ def pipx_install(scratch: Path) -> Installed | None:
     _run([pipx, "install", "--python", SYSTEM_PYTHON, str(ROOT)], env)
     home = scratch / "pipx-home"
     dcg = str(scratch / "pipx-bin" / "dcg")
-    return Installed("pipx", dcg_install(dcg, home), home, "")
+    return Installed("pipx", dcg_install(dcg, home), dcg)
 
 
 def uv_install(scratch: Path) -> Installed | None:
@@ -130,8 +130,8 @@ def uv_install(scratch: Path) -> Installed | None:
     env = _tool_env(scratch)
     _run([uv, "tool", "install", "-q", "--python", SYSTEM_PYTHON, str(ROOT)], env)
     home = scratch / "uv-home"
-    hook = dcg_install(str(scratch / "uv-bin" / "dcg"), home)
-    return Installed("uv tool install", hook, home, "")
+    dcg = str(scratch / "uv-bin" / "dcg")
+    return Installed("uv tool install", dcg_install(dcg, home), dcg)
 
 
 def first_call(hook: list[str], command: str) -> float:
@@ -146,6 +146,20 @@ def first_call(hook: list[str], command: str) -> float:
     took = time.perf_counter() - start
     shutil.rmtree(home, ignore_errors=True)
     return took
+
+
+def cold_ratio(hook: list[str]) -> float:
+    """The first call of ``hook`` (right after installing) over the median of nine calls
+    straight after it, each in a fresh HOME: a cold call pays for any missing bytecode."""
+    first = first_call(hook, "git reset --hard")
+    warm = [first_call(hook, "git reset --hard") for _ in range(9)]
+    return round(first / statistics.median(warm), 2)
+
+
+def uv_cold(scratch: Path) -> float | None:
+    """:func:`cold_ratio` right after ``uv tool install`` + ``dcg install``."""
+    found = uv_install(scratch)
+    return None if found is None else cold_ratio(found.hook)
 
 
 def main(rounds: int, as_json: bool) -> int:
@@ -171,20 +185,19 @@ def main(rounds: int, as_json: bool) -> int:
             if found is None:
                 continue
             if found.name == "uv tool install":
-                cold[found.name] = first_call(found.hook, "git reset --hard")
+                cold[found.name] = cold_ratio(found.hook)
             made.append(found)
         for inst in made:
             cases = CASES + ([HISTORY_CASE] if inst is made[0] else [])
+            # "[compare]" rows: the same calls through the installer's `dcg hook` launcher.
             rows = hook_latency.bench_processes(
-                inst.hook, rounds, python=hook_latency.python_of(inst.hook), cases=cases
-            )
+                inst.hook, rounds, [inst.launcher, "hook"],
+                python=hook_latency.python_of(inst.hook), cases=cases,
+            )  # fmt: skip
             entry: dict[str, object] = {"installer": inst.name, "hook": shlex.join(inst.hook)}
             entry["rows"] = rows
             if inst.name in cold:
-                warm = statistics.median(
-                    first_call(inst.hook, "git reset --hard") for _ in range(9)
-                )
-                entry["cold_over_warm"] = round(cold[inst.name] / warm, 2)
+                entry["cold_over_warm"] = cold[inst.name]
             results.append(entry)
     if as_json:
         print(json.dumps(results, indent=2))
