@@ -157,7 +157,13 @@ def launcher_verdict(
 
 
 def bytecode_verdict(
-    package: str, missing: int, writable: bool, *, dont_write: bool, entry: bool
+    package: str,
+    missing: int,
+    writable: bool,
+    *,
+    dont_write: bool,
+    entry: bool,
+    python: str = sys.executable,
 ) -> Verdict:
     """Whether the hook's package has (or can get) bytecode.
 
@@ -166,7 +172,7 @@ def bytecode_verdict(
     """
     if not missing:
         return Verdict("bytecode", True, f"{package} is compiled", "")
-    compile_fix = f"{sys.executable} -m compileall -q {package} (as the directory's owner)"
+    compile_fix = f"{python} -I -m compileall -q {package} (as the directory's owner)"
     if not writable:
         detail = f"{missing} modules of {package} have no bytecode and it is read-only"
         return Verdict("bytecode", False, detail + ": every call compiles them", compile_fix)

@@ -161,8 +161,11 @@ def check_speed(
         dont_write = bool(os.environ.get("PYTHONDONTWRITEBYTECODE"))
         writable = _bytecode.can_write(package)
         entry = parsed.entry is not None
+        python = speed.interpreter_of(parsed)
         found.append(
-            speed.bytecode_verdict(package, missing, writable, dont_write=dont_write, entry=entry)
+            speed.bytecode_verdict(
+                package, missing, writable, dont_write=dont_write, entry=entry, python=python
+            )
         )
         with _TestEnv() as env:
             argv = shlex.split(command)
