@@ -1,15 +1,20 @@
-"""Hook latency benchmark: the installed `dcg hook` as a whole process vs a bare interpreter.
+"""Hook latency benchmark: the registered hook command as a whole process vs a bare start.
 
 Every case is run as a fresh process (the way an agent runs the hook), interleaved with
-`python -I -c pass` on the same interpreter, and reported as the median ratio to it.
-State lives in a throw-away HOME so the benchmark neither reads nor pollutes yours.
-Without --dcg it measures what a user gets: a fresh venv with the current pip and a
-regular (non-editable, byte-compiled) install of this checkout.
+`python -I -c pass` on the same interpreter, and reported as the median of the pairs'
+ratios. State lives in a throw-away HOME so the benchmark neither reads nor pollutes yours.
+Without options it measures what a user gets: a fresh venv with the current pip, a
+regular install of this checkout, and the command its `dcg install` registers.
 
-    python bench/hook_latency.py [--dcg PATH] [--compare PATH] [--rounds 40] [--json] [--check]
+    python bench/hook_latency.py [--dcg PATH | --registered SETTINGS | --installed-in HOME
+                                  | --installers] [--compare PATH] [--rounds 40] [--json]
 
-``--compare PATH`` runs the no-keyword and keyword cases with a second dcg (e.g. main's
-venv) in the same interleaved rounds, so that the two can be compared under one load.
+``--registered`` reads the hook command back from an agent's settings file (Claude
+Code's layout), ``--installed-in HOME`` from ``HOME/.claude/settings.json``; ``--dcg``
+times ``PATH hook`` through that launcher. ``--installers`` installs with bundled pip,
+upgraded pip, pipx and ``uv tool`` (see bench/installers.py) and times each. ``--compare
+PATH`` runs the no-keyword and keyword cases with a second dcg launcher in the same
+interleaved rounds, so that the two can be compared under one load.
 """
 
 from __future__ import annotations
@@ -26,10 +31,10 @@ from pathlib import Path
 
 # (name, command, extra environment, target ratio or None)
 CASES: list[tuple[str, str, dict[str, str], float | None]] = [
-    ("no keyword (ls -la)", "ls -la", {}, 1.5),
-    ("safe with keyword (git status)", "git status", {}, 1.7),
-    ("stopped (git reset --hard)", "git reset --hard", {"DCG_RESPONSE_MODE": "paranoid"}, 2.0),
-    ("matched, 10k history entries", "git reset --hard", {"HISTORY": "10000"}, 2.5),
+    ("no keyword (ls -la)", "ls -la", {}, 1.10),
+    ("safe with keyword (git status)", "git status", {}, 1.35),
+    ("stopped (git reset --hard)", "git reset --hard", {"DCG_RESPONSE_MODE": "paranoid"}, 1.60),
+    ("matched, 10k history entries", "git reset --hard", {"HISTORY": "10000"}, 1.80),
     (
         "python -c with a deletion",
         "python3 -c \"import shutil; shutil.rmtree('build')\"",
@@ -58,7 +63,7 @@ CASES: list[tuple[str, str, dict[str, str], float | None]] = [
     ),
 ]
 # Cases also run with --compare's dcg.
-COMPARED = ("no keyword (ls -la)", "safe with keyword (git status)")
+COMPARED = ("no keyword (ls -la)", "safe with keyword (git status)", "stopped (git reset --hard)")
 
 MIXED_CORPUS = [
     "ls -la",
@@ -160,16 +165,25 @@ def run_once(cmd: list[str], data: bytes | None, env: dict[str, str]) -> float:
     return time.perf_counter() - start
 
 
-def bench_processes(dcg: str, rounds: int, compare: str | None = None) -> list[dict[str, object]]:
-    python = interpreter_of(dcg)
+def bench_processes(
+    hook: list[str],
+    rounds: int,
+    compare: list[str] | None = None,
+    *,
+    python: str | None = None,
+    cases: list[tuple[str, str, dict[str, str], float | None]] | None = None,
+) -> list[dict[str, object]]:
+    """Median ratios of the hook command ``hook`` (an argv) to ``python -I -c pass``."""
+    python = python or interpreter_of(hook[0])
     base_env = {k: v for k, v in os.environ.items() if not k.startswith("DCG_")}
     timings: dict[str, list[float]] = {"baseline": []}
-    # (name, dcg, payload, environment, target)
-    runs: list[tuple[str, str, bytes, dict[str, str], float | None]] = []
-    with tempfile.TemporaryDirectory(prefix="dcg-bench-") as tmp:
-        for name, command, extra, target in CASES:
+    # (name, hook argv, payload, environment, target)
+    runs: list[tuple[str, list[str], bytes, dict[str, str], float | None]] = []
+    with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
+        for name, command, extra, target in CASES if cases is None else cases:
             home = Path(tmp) / name.replace(" ", "_").replace("/", "_")
             env = dict(base_env, HOME=str(home), XDG_CONFIG_HOME=str(home / ".config"))
+            env["XDG_CACHE_HOME"] = str(home / ".cache")
             env["DCG_SESSION_DIR"] = str(home / "sessions")
             cwd = "/tmp/bench-project"
             for key, value in extra.items():
@@ -180,35 +194,32 @@ def bench_processes(dcg: str, rounds: int, compare: str | None = None) -> list[d
                     make_repo(Path(cwd))
                 else:
                     env[key] = value
-            runs.append((name, dcg, payload(command, cwd), env, target))
+            runs.append((name, hook, payload(command, cwd), env, target))
             if compare and name in COMPARED:
                 runs.append((f"{name} [compare]", compare, payload(command, cwd), env, None))
         for name, *_ in runs:
             timings[name] = []
         for _ in range(3):  # warm the page cache and .pyc files
             run_once([python, "-I", "-c", "pass"], None, base_env)
-            for _name, exe, data, env, _target in runs:
-                run_once([exe, "hook"], data, env)
+            for _name, argv, data, env, _target in runs:
+                run_once(argv, data, env)
         for _ in range(rounds):
             timings["baseline"].append(run_once([python, "-I", "-c", "pass"], None, base_env))
-            for name, exe, data, env, _target in runs:
-                timings[name].append(run_once([exe, "hook"], data, env))
+            for name, argv, data, env, _target in runs:
+                timings[name].append(run_once(argv, data, env))
     base = statistics.median(timings["baseline"])
     rows: list[dict[str, object]] = [
-        {
-            "case": "python -I -c pass",
-            "median_ms": round(base * 1000, 2),
-            "ratio": 1.0,
-            "target": None,
-        }
-    ]
-    for name, _exe, _data, _env, target in runs:
-        med = statistics.median(timings[name])
+        {"case": "python -I -c pass", "median_ms": round(base * 1000, 2), "ratio": 1.0,
+         "target": None}
+    ]  # fmt: skip
+    for name, _argv, _data, _env, target in runs:
+        # The median of the interleaved pairs' ratios: a burst of load hits both of a pair.
+        pairs = [t / b for t, b in zip(timings[name], timings["baseline"], strict=True)]
         rows.append(
             {
                 "case": name,
-                "median_ms": round(med * 1000, 2),
-                "ratio": round(med / base, 2),
+                "median_ms": round(statistics.median(timings[name]) * 1000, 2),
+                "ratio": round(statistics.median(pairs), 2),
                 "target": target,
             }
         )
@@ -233,40 +244,63 @@ def bench_engine(seconds: float = 2.0) -> float:
     return count / (time.perf_counter() - start)
 
 
-def build_venv(where: Path) -> str:
-    """A fresh venv with the current pip and a regular install of this checkout."""
-    root = Path(__file__).resolve().parents[1]
-    subprocess.run([sys.executable, "-m", "venv", str(where)], check=True)
-    pip = [str(where / "bin" / "python"), "-m", "pip", "install", "-q"]
-    subprocess.run([*pip, "-U", "pip"], check=True)
-    subprocess.run([*pip, str(root)], check=True)
-    return str(where / "bin" / "dcg")
+def build_venv(where: Path) -> list[str]:
+    """A fresh venv with the current pip, a regular install of this checkout, and the
+    hook command its ``dcg install`` registers."""
+    import installers
+
+    return installers.venv_install(where, upgrade_pip=True).hook
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--dcg", default=None, help="path of the installed dcg console script")
+    how = parser.add_mutually_exclusive_group()
+    how.add_argument("--dcg", default=None, help="an installed dcg launcher: times `DCG hook`")
+    how.add_argument(
+        "--registered", metavar="SETTINGS", help="time the hook a settings file registers"
+    )
+    how.add_argument(
+        "--installed-in", metavar="HOME", help="time the hook `dcg install` wrote under HOME"
+    )
+    how.add_argument(
+        "--installers", action="store_true",
+        help="install with bundled pip, upgraded pip, pipx and uv tool; time each registration",
+    )  # fmt: skip
     parser.add_argument("--compare", default=None, help="a second dcg to run the same cases with")
     parser.add_argument("--rounds", type=int, default=40)
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--check", action="store_true", help="exit 1 if a target is missed")
     args = parser.parse_args()
-    with tempfile.TemporaryDirectory(prefix="dcg-bench-venv-") as venv:
-        dcg = args.dcg or build_venv(Path(venv))
-        rows = bench_processes(dcg, args.rounds, args.compare)
+    if args.installers:
+        import installers
+
+        return installers.main(args.rounds, args.json)
+    compare = [args.compare, "hook"] if args.compare else None
+    with tempfile.TemporaryDirectory(prefix="bench-venv-") as venv:
+        if args.dcg:
+            hook = [args.dcg, "hook"]
+        elif args.registered or args.installed_in:
+            import installers
+
+            settings = args.registered or os.path.join(args.installed_in, ".claude/settings.json")
+            hook = installers.registered(settings)
+        else:
+            hook = build_venv(Path(venv))
+        rows = bench_processes(hook, args.rounds, compare, python=python_of(hook))
     throughput = bench_engine()
     missed = [r for r in rows if r["target"] is not None and r["ratio"] > r["target"]]  # type: ignore[operator]
     if throughput < 10_000:
         missed.append({"case": "engine throughput", "ratio": throughput, "target": 10_000})
+    shown = " ".join(hook)
     if args.json:
         print(
             json.dumps(
-                {"dcg": dcg, "processes": rows, "engine_commands_per_s": round(throughput)},
+                {"hook": shown, "processes": rows, "engine_commands_per_s": round(throughput)},
                 indent=2,
             )
         )
     else:
-        print(f"dcg: {dcg}   rounds: {args.rounds}")
+        print(f"hook: {shown}   rounds: {args.rounds}")
         print(f"{'case':46} {'median ms':>10} {'ratio':>7} {'target':>7}")
         for r in rows:
             target = "" if r["target"] is None else f"<= {r['target']}"
@@ -277,6 +311,13 @@ def main() -> int:
             " (target >= 10,000)"
         )
     return 1 if (args.check and missed) else 0
+
+
+def python_of(hook: list[str]) -> str:
+    """The interpreter a hook argv starts: itself for ``python -I -S …``, else a shebang's."""
+    if os.path.basename(hook[0]).startswith("python"):
+        return hook[0]
+    return interpreter_of(hook[0])
 
 
 if __name__ == "__main__":

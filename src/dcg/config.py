@@ -192,6 +192,8 @@ def load(
 
 def _apply_managed(cfg: Config) -> None:
     """The organisation's floor (decisions.md 10.8), over every other layer."""
+    if not os.path.isfile(paths.managed_file()):
+        return  # the common case, without loading the module that reads the policy
     from dcg import managed
 
     policy, problem = managed.read()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import shutil
 import subprocess
@@ -16,6 +17,7 @@ from dcgrun import PROJECT, Dcg, decision
 
 from dcg import cli, paths
 from dcg.agents import AGENTS
+from dcg.commands import _hooks
 
 DETAILS = {"DCG_HOOK_DETAILS": "1"}
 COLOUR = re.compile(r"\x1b\[[\d;]*(?:3[0-7]|9[0-7]|38)[;m]")
@@ -271,14 +273,16 @@ def test_install_all_with_one_commented_file_installs_the_others(run: Dcg) -> No
     result = run("install", "--all")
     assert result.code == 1, result
     assert "gemini: NOT installed" in result.out and "add this to" in result.out
-    assert '"BeforeTool"' in result.out and f"{run.exe} hook --agent gemini" in result.out
+    # What install registers: this venv's Python on the package's entry file.
+    fast = _hooks.fast_command("gemini", os.path.abspath(sys.executable), _hooks.entry_file())
+    assert '"BeforeTool"' in result.out and fast in result.out
     assert f"{len(AGENTS) - 1} of {len(AGENTS)} agents installed; not gemini" in result.out
     assert gemini.read_text() == text
     for agent, rel in AGENT_FILES.items():
         if agent != "gemini":
-            # Auggie runs a .sh file (its docs require one): dcg's script names the binary.
+            # Auggie runs a .sh file (its docs require one): dcg's script names the entry.
             hook = home / ".augment/hooks/dcg-hook.sh" if agent == "auggie" else home / rel
-            assert run.exe in hook.read_text(), agent
+            assert _hooks.entry_file() in hook.read_text(), agent
     # The hook the agents now run is this dcg, and it works.
     paranoid = run.hook("git reset --hard", args=("--mode", "paranoid"), env=DETAILS)
     assert decision(paranoid) == "hard_block"

@@ -16,7 +16,19 @@ from typing import NamedTuple
 
 # The one list of agents is dcg.agents.AGENTS; install, uninstall and doctor use it from here.
 from dcg.agents import AGENTS as AGENTS
+from dcg.commands import _hookcmd
 from dcg.errors import DcgError
+
+# The registered command's two forms (install, uninstall and doctor use them from here).
+ENTRY_NAME = _hookcmd.ENTRY_NAME
+Parsed = _hookcmd.Parsed
+dcg_executable = _hookcmd.dcg_executable
+entry_file = _hookcmd.entry_file
+fast_command = _hookcmd.fast_command
+hook_command = _hookcmd.hook_command
+interpreter = _hookcmd.interpreter
+is_dcg_command = _hookcmd.is_dcg_command
+parse_command = _hookcmd.parse_command
 
 
 class Spec(NamedTuple):
@@ -152,42 +164,6 @@ def is_present(agent: str, home: str) -> bool:
     if any(os.path.isdir(os.path.join(home, d)) for d in spec.home_dirs):
         return True
     return any(shutil.which(b) for b in spec.binaries)
-
-
-def dcg_executable() -> str:
-    """Absolute path of the running ``dcg`` (what the agent must run)."""
-    import sys
-
-    argv0 = sys.argv[0] if sys.argv else ""
-    if os.path.basename(argv0) in ("dcg", "dcg.exe") and os.path.isfile(argv0):
-        return os.path.realpath(argv0) if not os.path.isabs(argv0) else argv0
-    found = shutil.which("dcg")
-    if found:
-        return os.path.abspath(found)
-    raise DcgError("cannot find the dcg executable; install dcg on PATH first")
-
-
-def hook_command(agent: str, exe: str) -> str:
-    # Claude Code is what `dcg hook` assumes for its shape; the others are named so that a
-    # payload that looks like another agent's is still read the right way.
-    suffix = "" if agent == "claude" else f" --agent {agent}"
-    return f"{shlex.quote(exe)} hook{suffix}"
-
-
-def is_dcg_command(command: object) -> bool:
-    if not isinstance(command, str):
-        return False
-    try:
-        words = shlex.split(command)
-    except ValueError:
-        return False
-    if len(words) == 1 and os.path.basename(words[0]) == "dcg-hook.sh":
-        return True  # dcg's script for agents that run only script files (WRAPPERS)
-    return (
-        len(words) >= 2
-        and os.path.basename(words[0]).removesuffix(".exe") == "dcg"
-        and words[1] == "hook"
-    )
 
 
 # --- JSON settings files ---------------------------------------------------------------

@@ -104,11 +104,14 @@ def stopped(agent: str, stdout: str, exit_code: int) -> bool:
     return body.get(key.get(agent, "decision")) == "deny"
 
 
-def self_test(agent: str, command: str, cwd: str) -> tuple[bool, str]:
-    """Run the registered ``command`` on a destructive payload, as the agent would."""
-    with tempfile.TemporaryDirectory(prefix="dcg-doctor-") as tmp:
-        # Paranoid mode makes the answer a hard block whatever the counts; a copy of the user
-        # config in a throwaway XDG_CONFIG_HOME keeps the test out of the real history.
+class _TestEnv:
+    """A throwaway environment for running the hook: paranoid mode makes the answer a hard
+    block whatever the counts; a copy of the user config in a temporary XDG_CONFIG_HOME
+    keeps the runs out of the real history."""
+
+    def __enter__(self) -> dict[str, str]:
+        self._tmp = tempfile.TemporaryDirectory(prefix="dcg-doctor-")
+        tmp = self._tmp.name
         config = os.path.join(tmp, "config")
         os.makedirs(os.path.join(config, "dcg"), mode=0o700)
         if os.path.isfile(paths.user_config()):
@@ -116,6 +119,15 @@ def self_test(agent: str, command: str, cwd: str) -> tuple[bool, str]:
         env = dict(os.environ)
         env |= {"DCG_RESPONSE_MODE": "paranoid", "XDG_CONFIG_HOME": config}
         env["DCG_SESSION_DIR"] = os.path.join(tmp, "sessions")
+        return env
+
+    def __exit__(self, *exc: object) -> None:
+        self._tmp.cleanup()
+
+
+def self_test(agent: str, command: str, cwd: str) -> tuple[bool, str]:
+    """Run the registered ``command`` on a destructive payload, as the agent would."""
+    with _TestEnv() as env:
         try:
             run = subprocess.run(
                 command,
@@ -135,6 +147,63 @@ def self_test(agent: str, command: str, cwd: str) -> tuple[bool, str]:
     return False, f"`{SELF_TEST_COMMAND}` was not stopped (exit {run.returncode}: {detail[:120]})"
 
 
+def check_speed(
+    agent: str, command: str, cwd: str, *, project: bool, cache: dict[str, list[Finding]]
+) -> list[Finding]:
+    """Launcher, bytecode and timing of the registered ``command`` (timed once per command)."""
+    from dcg.commands import _bytecode
+    from dcg.commands import _doctor_speed as speed
+
+    parsed = _hooks.parse_command(command)
+    if parsed is None:
+        return []
+    key = f"{parsed.program}\0{parsed.entry}"
+    fix = f"dcg install --agent {agent}"
+    if key not in cache:
+        package = os.path.dirname(parsed.entry) if parsed.entry else os.path.dirname(_own_file())
+        script = None if parsed.entry else _read_head(_executable(command))
+        editable = speed.is_editable(package)
+        found = [speed.launcher_verdict(parsed, script, project=project, editable=editable,
+                                        fix=fix)]  # fmt: skip
+        missing = len(_bytecode.stale(package))
+        dont_write = bool(os.environ.get("PYTHONDONTWRITEBYTECODE"))
+        writable = _bytecode.can_write(package)
+        entry = parsed.entry is not None
+        python = speed.interpreter_of(parsed)
+        found.append(
+            speed.bytecode_verdict(
+                package, missing, writable, dont_write=dont_write, entry=entry, python=python
+            )
+        )
+        with _TestEnv() as env:
+            argv = shlex.split(command)
+            # In "/" and without dcg's name (a keyword) as the session: a project's path may
+            # name a keyword too, and a stop inside a repository asks git what is at risk.
+            no_keyword = _payload(agent, "ls -la", "/").replace("dcg-doctor", "timing").encode()
+            stop = _payload(agent, SELF_TEST_COMMAND, "/").replace("dcg-doctor", "timing").encode()
+            measured = speed.measure(argv, speed.interpreter_of(parsed), no_keyword, stop, env)
+        slow_fix = fix if parsed.entry is None else "run dcg doctor again when the machine is idle"
+        found.append(speed.speed_verdict(measured, slow_fix))
+        cache[key] = [Finding(agent, v.check, v.ok, False, v.detail, v.fix) for v in found]
+    return [f._replace(scope=agent) for f in cache[key]]
+
+
+def _own_file() -> str:
+    import dcg
+
+    return os.path.abspath(dcg.__file__)
+
+
+def _read_head(path: str | None) -> str | None:
+    if path is None:
+        return None
+    try:
+        with open(path, "rb") as f:
+            return f.read(4096).decode("utf-8", "replace")
+    except OSError:
+        return None
+
+
 def _executable(command: str) -> str | None:
     """The program ``command`` runs, when it exists and is executable."""
     try:
@@ -147,7 +216,16 @@ def _executable(command: str) -> str | None:
     return None
 
 
-def check_agent(agent: str, path: str, cwd: str) -> list[Finding]:
+def check_agent(
+    agent: str,
+    path: str,
+    cwd: str,
+    *,
+    project: bool = False,
+    speed_cache: dict[str, list[Finding]] | None = None,
+) -> list[Finding]:
+    """Every check of one agent's hook; ``speed_cache`` (shared by the agents of one run)
+    turns on the timing checks."""
     scope = agent
     fix_install = f"dcg install --agent {agent}"
     try:
@@ -177,7 +255,15 @@ def check_agent(agent: str, path: str, cwd: str) -> list[Finding]:
         detail = f"{shlex.split(command)[0]} does not exist or is not executable"
         return [*out, Finding(scope, "executable", False, True, detail, fix_install)]
     out.append(Finding(scope, "executable", True, False, shlex.split(command)[0], ""))
+    parsed = _hooks.parse_command(command)
+    if parsed is not None and parsed.entry is not None:
+        if not os.path.isfile(parsed.entry):
+            detail = f"the entry file {parsed.entry} does not exist (dcg moved or removed?)"
+            return [*out, Finding(scope, "entry file", False, True, detail, fix_install)]
+        out.append(Finding(scope, "entry file", True, False, parsed.entry, ""))
     out += check_hook_options(scope, command, fix_install)
+    if speed_cache is not None:
+        out += check_speed(agent, command, cwd, project=project, cache=speed_cache)
     ok, detail = self_test(agent, command, cwd)
     fix = "" if ok else "run `dcg test 'git reset --hard'` and check `dcg config response`"
     out.append(Finding(scope, "self-test", ok, not ok, detail, fix))
@@ -197,14 +283,11 @@ def check_hook_options(scope: str, command: str, fix: str) -> list[Finding]:
     """
     from dcg.hook import parse_flags
 
-    try:
-        words = shlex.split(command)
-    except ValueError:
-        return []
-    if "hook" not in words:
+    parsed = _hooks.parse_command(command)
+    if parsed is None:
         return []
     notices: list[str] = []
-    parse_flags(words[words.index("hook") + 1 :], notices)
+    parse_flags(parsed.args, notices)
     return [Finding(scope, "hook options", False, True, n, fix) for n in notices]
 
 
@@ -305,6 +388,7 @@ def doctor(
     cwd = cwd or os.getcwd()
     findings: list[Finding] = []
     checked = 0
+    speed_cache: dict[str, list[Finding]] = {}
     for agent in _hooks.AGENTS:
         scopes = [False, True] if project else [False]
         for in_project in scopes:
@@ -312,7 +396,7 @@ def doctor(
             if not (os.path.exists(path) or (not in_project and _hooks.is_present(agent, home))):
                 continue
             checked += 1
-            findings += check_agent(agent, path, cwd)
+            findings += check_agent(agent, path, cwd, project=in_project, speed_cache=speed_cache)
     if not checked:
         fix = "install an agent, then `dcg install`"
         findings.append(Finding("agents", "found", False, True, "no supported agent found", fix))

@@ -82,15 +82,25 @@ def install(
     out = stdout or sys.stdout
     home = os.path.expanduser("~")
     cwd = cwd or os.getcwd()
-    if exe is None:
-        # A project's settings are committed and shared: name dcg as found on PATH.
-        exe = "dcg" if project else _hooks.dcg_executable()
     chosen = choose_agents(agents, all_agents=all_agents, home=home)
+    fast: tuple[str, str] | None = None
+    if exe is None and not project:
+        # Your own settings: this interpreter runs the package's entry file directly.
+        fast = (_hooks.interpreter(), _hooks.entry_file())
+        if not dry_run:
+            out.write(ensure_bytecode(*fast))
+    elif exe is None:
+        # A project's settings are committed and shared: name dcg as found on PATH.
+        exe = "dcg"
     failed: list[str] = []
     changed_any = False
     for agent in chosen:
         path = _hooks.settings_path(agent, home=home, cwd=cwd, project=project)
-        command = _hooks.hook_command(agent, exe)
+        if fast is not None:
+            command = _hooks.fast_command(agent, *fast)
+        else:
+            assert exe is not None
+            command = _hooks.hook_command(agent, exe)
         script = _hooks.wrapper_path(agent, path)
         if script is not None:
             # The agent runs only a script file: dcg's script runs the hook command.
@@ -132,7 +142,7 @@ def install(
             _apply(agent, path, plan)
         if agent in _NOTES:
             out.write(f"  note: {_NOTES[agent]}\n")
-    if project and changed_any:
+    if project and changed_any and exe is not None:
         out.write(_portable_note(exe))
     if failed:
         done = len(chosen) - len(failed)
@@ -144,6 +154,23 @@ def install(
     if not changed_any:
         out.write("nothing to change\n")
     return 0
+
+
+def ensure_bytecode(python: str, entry: str) -> str:
+    """Compile the package once when its bytecode is missing or stale; what to report."""
+    from dcg.commands import _bytecode
+
+    package = os.path.dirname(entry)
+    missing = _bytecode.stale(package)
+    if not missing:
+        return ""
+    error = _bytecode.compile_package(python, package)
+    if error is None:
+        return f"compiled {len(missing)} modules of {package} (the hook loads bytecode)\n"
+    return (
+        f"note: could not compile {package} ({error}); every hook call compiles what it "
+        f"imports: run `{python} -m compileall -q {package}` as the directory's owner\n"
+    )
 
 
 def _portable_note(exe: str) -> str:
