@@ -41,6 +41,14 @@ HISTORY_DEFAULTS: dict[str, object] = {
 # details: the draft's extra JSON fields for tooling (decisions.md 10.9); off by default.
 HOOK_DEFAULTS: dict[str, object] = {"fail_open": False, "budget_ms": 200, "details": False}
 PACKS_DEFAULTS: dict[str, object] = {"enabled": [], "disabled": []}
+# Where `dcg audit ship` sends records (OTLP/HTTP); "" means the OTEL_EXPORTER_OTLP_*
+# variables. Only the system config and the managed policy may set these.
+AUDIT_DEFAULTS: dict[str, object] = {
+    "endpoint": "",
+    "headers": {},
+    "batch_size": 200,
+    "timeout": 10,
+}
 
 MODES = ("paranoid", "strict", "standard", "lenient")
 LEVELS = ("warning", "soft_block", "hard_block")
@@ -56,6 +64,7 @@ SECTIONS: dict[str, dict[str, object]] = {
     "response": RESPONSE_DEFAULTS,
     "history": HISTORY_DEFAULTS,
     "hook": HOOK_DEFAULTS,
+    "audit": AUDIT_DEFAULTS,
 }
 # What a repository's .dcg.toml may set: only ways to be stricter.
 REPO_ALLOWED = frozenset({"packs.enabled"})
@@ -91,6 +100,7 @@ class Config:
     """
 
     __slots__ = (
+        "audit",
         "broken",
         "fixed",
         "history",
@@ -115,6 +125,7 @@ class Config:
         self.notices: list[str] = []
         self.history: dict[str, object] = dict(HISTORY_DEFAULTS)
         self.hook: dict[str, object] = dict(HOOK_DEFAULTS)
+        self.audit: dict[str, object] = dict(AUDIT_DEFAULTS)
         self.problems: list[str] = []
         self.sources: list[str] = []
         self.broken: list[str] = []
@@ -273,6 +284,12 @@ def _apply(
             if dotted in USER_ONLY and kind not in ("user", "system"):
                 cfg.problems.append(f"{path}: ignoring {dotted}: only the user config may set it")
                 continue
+            if section == "audit" and kind != "system":
+                cfg.problems.append(
+                    f"{path}: ignoring {dotted}: only the system config or the managed policy "
+                    "may set where audit records go"
+                )
+                continue
             if section == "response" and key in ("packs", "rules"):
                 _apply_pack_modes(cfg, path, key, value)
                 continue
@@ -358,6 +375,14 @@ def _set(cfg: Config, dotted: str, value: object, origin: str) -> None:
         not isinstance(value, int) or isinstance(value, bool) or value < 1
     ):
         cfg.problems.append(f"{origin}: {dotted} must be a positive integer")
+        return
+    elif isinstance(default, dict) and not (
+        isinstance(value, dict) and all(isinstance(v, str) for v in value.values())
+    ):
+        cfg.problems.append(f"{origin}: {dotted} must be a table of strings")
+        return
+    elif isinstance(default, str) and not isinstance(value, str):
+        cfg.problems.append(f"{origin}: {dotted} must be a string")
         return
     target[key] = value
     cfg.origins[dotted] = origin
