@@ -138,7 +138,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--window", default="30d", help="how far back (default: all kept history)")
     p.add_argument("--json", action="store_true")
     p = sub.add_parser("config", help="show or migrate configuration")
-    p.add_argument("action", choices=["response", "migrate"])
+    p.add_argument("action", nargs="?", choices=["response", "migrate"])
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("audit", help="export history records, or ship them to OpenTelemetry")

@@ -212,9 +212,15 @@ def _apply_managed(cfg: Config) -> None:
     if problem:
         cfg.problems.append(problem)
         cfg.broken.append(problem)
+    before = {"response": dict(cfg.response), "hook": dict(cfg.hook)}
     fixed, problems = managed.bound(policy, cfg.response, cfg.hook, cfg.packs, parse_duration)
     cfg.fixed.update(fixed)
     cfg.problems.extend(problems)
+    # A value the policy changed comes from the policy (`dcg config` shows the layer).
+    for section, old in before.items():
+        for key, value in getattr(cfg, section).items():
+            if old.get(key, None) != value:
+                cfg.origins[f"{section}.{key}"] = paths.managed_file()
 
 
 def _read_toml(path: str, problems: list[str]) -> dict[str, object] | None:
@@ -301,6 +307,7 @@ def _apply(
                 target = enabled if key == "enabled" else disabled
                 if isinstance(value, list) and all(isinstance(v, str) for v in value):
                     target.extend(value)
+                    cfg.origins[dotted] = path
                 else:
                     cfg.problems.append(f"{path}: {dotted} must be a list of pack ids")
                 continue
@@ -400,6 +407,7 @@ def _apply_env(cfg: Config, env: Mapping[str, str], enabled: list[str]) -> None:
     if packs is not None:
         enabled.clear()
         enabled.extend(p for p in packs.split(",") if p.strip())
+        cfg.origins["packs.enabled"] = "DCG_PACKS"
     for var, dotted in (
         ("DCG_RESPONSE_MODE", "response.mode"),
         ("DCG_SESSION_THRESHOLD", "response.session_threshold"),
@@ -423,6 +431,7 @@ def _apply_flags(cfg: Config, flags: Mapping[str, object], enabled: list[str]) -
     if with_packs:
         assert isinstance(with_packs, (list, tuple))
         enabled.extend(str(p) for p in with_packs)
+        cfg.origins["packs.enabled"] = "--with-packs"
     for flag, dotted in (
         ("mode", "response.mode"),
         ("session_threshold", "response.session_threshold"),
