@@ -54,8 +54,20 @@ def make_repo(root: Path) -> Path:
     return sub
 
 
+def patient() -> None:
+    """A generous time budget: on a loaded machine a first evaluation can pass 200 ms,
+    and these tests are about what is recorded, not about the budget."""
+    from dcg import paths
+
+    user = Path(paths.user_config())
+    if not user.exists():
+        user.parent.mkdir(parents=True, exist_ok=True)
+        user.write_text("[hook]\nbudget_ms = 20000\n")
+
+
 def make_history(exe: str, root: Path, rounds: int = 1) -> list[dict[str, object]]:
     """Write real records (every level, a confirmation) and return them, oldest first."""
+    patient()
     cwd = str(make_repo(root))
     env = dict(os.environ, DCG_HOOK_DETAILS="1")
     for _ in range(rounds):

@@ -180,7 +180,7 @@ def test_the_managed_endpoint_wins_and_a_user_config_cannot_redirect(
     managed.parent.mkdir(parents=True, exist_ok=True)
     managed.write_text(f'[audit]\nendpoint = "{sink.url}"\nheaders = {{ "x-team" = "core" }}\n')
     user = Path(paths.user_config())
-    user.write_text('[audit]\nendpoint = "http://127.0.0.1:9/v1/logs"\n')
+    user.write_text(user.read_text() + '[audit]\nendpoint = "http://127.0.0.1:9/v1/logs"\n')
     proc = subprocess.run(
         [dcg_exe, "audit", "ship", *FAST],
         env=dict(os.environ, OTEL_EXPORTER_OTLP_ENDPOINT="http://127.0.0.1:9"),

@@ -137,8 +137,12 @@ def resume(data: bytes, cursor: dict[str, object] | None) -> tuple[int, str | No
     uid = str(cursor.get("last_uid") or "")
     for line in lines(data):
         if record_uid(line) == uid:
-            return line.end, "the history was rewritten (pruned); resuming after the last record shipped"
-    return 0, "the last record shipped is no longer in the history (pruned or truncated); sending all of it"
+            return line.end, REWRITTEN
+    return 0, GONE
+
+
+REWRITTEN = "the history was rewritten (pruned); resuming after the last record shipped"
+GONE = "the last record shipped is no longer in the history (pruned or truncated); sending all"
 
 
 class Lock:

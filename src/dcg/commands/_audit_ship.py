@@ -20,6 +20,8 @@ from dcg.errors import DcgError
 if TYPE_CHECKING:
     from collections.abc import Mapping, Sequence
 
+    from opentelemetry._logs import SeverityNumber
+
     from dcg.commands._audit_cursor import Line
 
 # History record field -> log record attribute. `log.record.uid` is OpenTelemetry's
@@ -87,7 +89,7 @@ class Shipper:
         collected: list[object] = []
         self.collected = collected
 
-        class Collect(LogRecordProcessor):  # type: ignore[misc]
+        class Collect(LogRecordProcessor):
             """Keeps what the logger emits, for one synchronous export per batch."""
 
             def on_emit(self, log_record: object) -> None:
@@ -145,10 +147,10 @@ class Shipper:
         return bool(result == LogRecordExportResult.SUCCESS)
 
     def close(self) -> None:
-        self.exporter.shutdown()
+        self.exporter.shutdown()  # type: ignore[no-untyped-call]
 
 
-def _severity(level: str) -> object:
+def _severity(level: str) -> SeverityNumber:
     from opentelemetry._logs import SeverityNumber
 
     return SeverityNumber(SEVERITY.get(level, 9))

@@ -131,18 +131,20 @@ def destination(cfg: Config) -> tuple[str, dict[str, str] | None, str]:
         else None
     )
     if not endpoint:
-        env = os.environ
-        if env.get("OTEL_EXPORTER_OTLP_LOGS_ENDPOINT"):
-            endpoint, source = env["OTEL_EXPORTER_OTLP_LOGS_ENDPOINT"], "OTEL_EXPORTER_OTLP_LOGS_ENDPOINT"
-            return endpoint, headers, source
-        base = env.get("OTEL_EXPORTER_OTLP_ENDPOINT", "")
-        endpoint, source = (base, "OTEL_EXPORTER_OTLP_ENDPOINT") if base else (DEFAULT_ENDPOINT, "default")
+        for var in ("OTEL_EXPORTER_OTLP_LOGS_ENDPOINT", "OTEL_EXPORTER_OTLP_ENDPOINT"):
+            if os.environ.get(var):
+                endpoint, source = os.environ[var], var
+                break
+        else:
+            endpoint, source = DEFAULT_ENDPOINT, "default"
+        if source == "OTEL_EXPORTER_OTLP_LOGS_ENDPOINT":
+            return endpoint, headers, source  # the full logs URL, as the variable says
     return _logs_path(endpoint), headers, source
 
 
 def _logs_path(endpoint: str) -> str:
     """A base URL (``http://collector:4318``) gets the logs path; a full one is kept."""
-    scheme, sep, rest = endpoint.partition("://")
+    _, sep, rest = endpoint.partition("://")
     if sep and "/" not in rest.strip("/"):
         return endpoint.rstrip("/") + "/v1/logs"
     return endpoint
