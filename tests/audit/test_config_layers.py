@@ -86,7 +86,10 @@ def test_what_the_managed_policy_fixed_is_marked(
     assert got["response.session_threshold"] == ("managed policy", "at most 3", "3")
     # A ceiling the user's choice is already under: the value stays the user's, and is marked.
     assert got["response.history_threshold"] == ("environment", "at most 8", "4")
-    assert got["allowlist.user"][:2] == ("managed policy", "false (user allowlist entries are ignored)")
+    assert got["allowlist.user"][:2] == (
+        "managed policy",
+        "false (user allowlist entries are ignored)",
+    )
     assert rows["packs.enabled"]["fixed"] == "database.postgresql"
     assert got["history.max_entries"] == ("user config", None, "500")
     # The human table shows the same.
