@@ -15,6 +15,7 @@ from pathlib import Path
 
 import hookpath
 
+USER = "dcg-test-user"
 SCHEMA = Path(__file__).resolve().parent.parent / "docs" / "json-schema" / "history-record.v2.json"
 
 
@@ -69,7 +70,10 @@ def make_history(exe: str, root: Path, rounds: int = 1) -> list[dict[str, object
     """Write real records (every level, a confirmation) and return them, oldest first."""
     patient()
     cwd = str(make_repo(root))
-    env = dict(os.environ, DCG_HOOK_DETAILS="1")
+    # Claude's hooks run with $USER set; Codex's here without $USER or $LOGNAME, so the
+    # record has only the uid (the hook does not import pwd to look the name up).
+    env = dict(os.environ, DCG_HOOK_DETAILS="1", USER=USER)
+    bare = {k: v for k, v in env.items() if k not in ("USER", "LOGNAME")}
     for _ in range(rounds):
         code = ""
         for _ in range(4):  # warnings up to the session threshold, then a soft block
@@ -79,7 +83,7 @@ def make_history(exe: str, root: Path, rounds: int = 1) -> list[dict[str, object
         if code:
             human(exe, "confirm", code)
             hook(exe, "claude", "git reset --hard HEAD~1", cwd, env)  # let through, via
-        hook(exe, "codex", "git clean -fdx", cwd, env)
+        hook(exe, "codex", "git clean -fdx", cwd, bare)
         hook(exe, "claude", "rm -rf /", cwd, env)  # critical: hard block
         hook(
             exe,

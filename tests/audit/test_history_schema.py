@@ -37,6 +37,8 @@ def test_records_the_hook_writes_match_the_published_schema(
     assert {r["project"] for r in recs} == {str(tmp_path / "project")}
     assert {r["host"] for r in recs} == {os.uname().nodename}
     assert {r["uid"] for r in recs} == {os.getuid()}
+    assert {r.get("user") for r in recs if r["agent"] == "claude"} == {auditlib.USER}
+    assert all("user" not in r for r in recs if r["agent"] == "codex")  # no $USER: uid only
     assert len({r["id"] for r in recs}) == len(recs)
     # Ids sort like the records: a ULID starts with the time.
     assert [r["id"][:10] for r in recs] == sorted(r["id"][:10] for r in recs)

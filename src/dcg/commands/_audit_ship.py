@@ -63,7 +63,21 @@ def attributes(line: Line, uid: str) -> dict[str, str | bool | int]:
             value = str(value)  # the semantic conventions' user.id is a string
         out[name] = value if isinstance(value, (str, bool, int)) else str(value)
     out["log.record.uid"] = uid
+    if "user.name" not in out and isinstance(rec.get("uid"), int):
+        name = account(int(str(rec["uid"])))
+        if name:
+            out["user.name"] = name
     return out
+
+
+def account(uid: int) -> str | None:
+    """The account name of ``uid`` (a record written without $USER has only the uid)."""
+    import pwd
+
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return None
 
 
 def timestamp_ns(rec: Mapping[str, object]) -> int | None:

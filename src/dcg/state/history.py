@@ -9,7 +9,7 @@ at the first block older than the window; 10,000 records never get JSON-parsed.
 Schema 2 (``docs/json-schema/history-record.v2.json``) adds what an audit pipeline asks
 for: a unique ``id`` (a ULID), ``agent``, ``project``, ``host``, ``user`` and ``uid``.
 Records of schema 1 are still read and counted; their new fields are simply absent.
-Host and user cost no import: ``os.uname()`` and the environment.
+Host and user cost no import: ``os.uname()``, the environment and ``os.getuid()``.
 """
 
 from __future__ import annotations
@@ -99,26 +99,23 @@ _origins: list[dict[str, object]] = []
 
 
 def _origin() -> dict[str, object]:
-    """``host``, ``user`` and ``uid`` of this process, computed once (no import needed)."""
+    """``host``, ``user`` and ``uid`` of this process, computed once, with no import.
+
+    ``user`` is ``$USER`` or ``$LOGNAME``; without either it is left out (looking the
+    uid up would import ``pwd``): ``dcg audit`` names the account from ``uid`` then.
+    """
     if not _origins:
         try:
             host = os.uname().nodename
         except AttributeError:  # pragma: no cover - Windows has no uname
             host = os.environ.get("COMPUTERNAME", "")
-        uid = os.getuid()
-        user = os.environ.get("USER") or os.environ.get("LOGNAME") or _user_name(uid)
-        _origins.append({"host": host, "user": user, "uid": uid})
+        found: dict[str, object] = {"host": host}
+        user = os.environ.get("USER") or os.environ.get("LOGNAME")
+        if user:
+            found["user"] = user
+        found["uid"] = os.getuid()
+        _origins.append(found)
     return _origins[0]
-
-
-def _user_name(uid: int) -> str:
-    """The account name of ``uid`` (only when neither USER nor LOGNAME is set)."""
-    try:
-        import pwd
-
-        return pwd.getpwuid(uid).pw_name
-    except (ImportError, KeyError):
-        return str(uid)
 
 
 def _timestamp(line: bytes) -> bytes:
