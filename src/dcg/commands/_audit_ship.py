@@ -64,9 +64,9 @@ def attributes(line: Line, uid: str) -> dict[str, str | bool | int]:
         out[name] = value if isinstance(value, (str, bool, int)) else str(value)
     out["log.record.uid"] = uid
     if "user.name" not in out and isinstance(rec.get("uid"), int):
-        name = account(int(str(rec["uid"])))
-        if name:
-            out["user.name"] = name
+        found = account(int(str(rec["uid"])))
+        if found:
+            out["user.name"] = found
     return out
 
 
