@@ -31,6 +31,7 @@ _SUBCOMMANDS = (
     "config migrate",
     "install --all",
     "uninstall --all",
+    "audit ship",
 )
 _LAUNCHERS = (
     "dcg {}",
@@ -57,6 +58,10 @@ INVOKE += [
     for k, cmd in enumerate(
         (
             'python3 -c \'import subprocess; subprocess.run(["dcg", "confirm", "7f3a"])\'',
+            "OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:9 dcg audit ship",
+            "dcg audit ship --batch-size 1 --retries 0",
+            "dcg audit ship --help && dcg audit ship",
+            "cd ~/.config/dcg && echo '{}' > audit-cursor.json",
             "python3 -c \"import os; os.system('dcg confirm 7f3a')\"",
             'python3 -c \'import runpy,sys; sys.argv=["dcg","confirm","1"]; '
             'runpy.run_module("dcg")\'',
@@ -107,6 +112,7 @@ _STATE_FILES = (
     "allowlist.toml",
     "pending_confirmations.jsonl",
     "allow_once.jsonl",
+    "audit-cursor.json",
 )
 _STATE_SPELLINGS = (
     "~/.config/dcg/{}",
@@ -286,6 +292,11 @@ READS = [
             "dcg stats",
             "dcg allowlist list",
             "dcg config response",
+            "dcg config",
+            "dcg config --json",
+            "dcg audit export",
+            "dcg audit export --since 24h --format csv",
+            "dcg audit --help",
             "python3 -m dcg explain 'git push'",
             "which dcg",
             "dcg --version",

@@ -138,8 +138,21 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--window", default="30d", help="how far back (default: all kept history)")
     p.add_argument("--json", action="store_true")
     p = sub.add_parser("config", help="show or migrate configuration")
-    p.add_argument("action", choices=["response", "migrate"])
+    p.add_argument("action", nargs="?", choices=["response", "migrate"])
     p.add_argument("--json", action="store_true")
+
+    p = sub.add_parser("audit", help="export history records, or ship them to OpenTelemetry")
+    a = p.add_subparsers(dest="action", required=True, metavar="ACTION")
+    ex = a.add_parser("export", help="print history records (read-only)")
+    ex.add_argument("--since", metavar="WHEN", help="a duration (24h, 7d) or a date (2026-01-15)")
+    ex.add_argument("--format", choices=("jsonl", "csv"), default="jsonl")
+    sh = a.add_parser("ship", help="send records written since the last run over OTLP/HTTP")
+    sh.add_argument("--batch-size", type=_positive, metavar="N", help="records per request")
+    sh.add_argument("--retries", type=int, default=5, metavar="N", help="per batch (default 5)")
+    sh.add_argument(
+        "--backoff", type=float, default=2.0, metavar="S", help="first retry delay, doubling"
+    )
+    sh.add_argument("--timeout", type=float, metavar="S", help="per request (default 10)")
 
     p = sub.add_parser("scan", help="find destructive commands in scripts, CI and build files")
     p.add_argument("paths", nargs="*", metavar="PATH", help="files or directories (default: .)")
@@ -334,6 +347,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "history": _history,
     "stats": _stats,
     "config": _config_cmd,
+    "audit": _module("dcg.commands.audit"),
     "scan": _module("dcg.commands.scan"),
     "replay": _module("dcg.commands.replay"),
     "install": _install,

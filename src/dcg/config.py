@@ -41,6 +41,14 @@ HISTORY_DEFAULTS: dict[str, object] = {
 # details: the draft's extra JSON fields for tooling (decisions.md 10.9); off by default.
 HOOK_DEFAULTS: dict[str, object] = {"fail_open": False, "budget_ms": 200, "details": False}
 PACKS_DEFAULTS: dict[str, object] = {"enabled": [], "disabled": []}
+# Where `dcg audit ship` sends records (OTLP/HTTP); "" means the OTEL_EXPORTER_OTLP_*
+# variables. Only the system config and the managed policy may set these.
+AUDIT_DEFAULTS: dict[str, object] = {
+    "endpoint": "",
+    "headers": {},
+    "batch_size": 200,
+    "timeout": 10,
+}
 
 MODES = ("paranoid", "strict", "standard", "lenient")
 LEVELS = ("warning", "soft_block", "hard_block")
@@ -56,6 +64,7 @@ SECTIONS: dict[str, dict[str, object]] = {
     "response": RESPONSE_DEFAULTS,
     "history": HISTORY_DEFAULTS,
     "hook": HOOK_DEFAULTS,
+    "audit": AUDIT_DEFAULTS,
 }
 # What a repository's .dcg.toml may set: only ways to be stricter.
 REPO_ALLOWED = frozenset({"packs.enabled"})
@@ -91,6 +100,7 @@ class Config:
     """
 
     __slots__ = (
+        "audit",
         "broken",
         "fixed",
         "history",
@@ -115,6 +125,7 @@ class Config:
         self.notices: list[str] = []
         self.history: dict[str, object] = dict(HISTORY_DEFAULTS)
         self.hook: dict[str, object] = dict(HOOK_DEFAULTS)
+        self.audit: dict[str, object] = dict(AUDIT_DEFAULTS)
         self.problems: list[str] = []
         self.sources: list[str] = []
         self.broken: list[str] = []
@@ -203,9 +214,15 @@ def _apply_managed(cfg: Config) -> None:
     if problem:
         cfg.problems.append(problem)
         cfg.broken.append(problem)
+    before = {"response": dict(cfg.response), "hook": dict(cfg.hook)}
     fixed, problems = managed.bound(policy, cfg.response, cfg.hook, cfg.packs, parse_duration)
     cfg.fixed.update(fixed)
     cfg.problems.extend(problems)
+    # A value the policy changed comes from the policy (`dcg config` shows the layer).
+    for section, old in before.items():
+        for key, value in getattr(cfg, section).items():
+            if old.get(key, None) != value:
+                cfg.origins[f"{section}.{key}"] = paths.managed_file()
 
 
 def _read_toml(path: str, problems: list[str]) -> dict[str, object] | None:
@@ -275,6 +292,12 @@ def _apply(
             if dotted in USER_ONLY and kind not in ("user", "system"):
                 cfg.problems.append(f"{path}: ignoring {dotted}: only the user config may set it")
                 continue
+            if section == "audit" and kind != "system":
+                cfg.problems.append(
+                    f"{path}: ignoring {dotted}: only the system config or the managed policy "
+                    "may set where audit records go"
+                )
+                continue
             if section == "response" and key in ("packs", "rules"):
                 _apply_pack_modes(cfg, path, key, value)
                 continue
@@ -286,6 +309,7 @@ def _apply(
                 target = enabled if key == "enabled" else disabled
                 if isinstance(value, list) and all(isinstance(v, str) for v in value):
                     target.extend(value)
+                    cfg.origins[dotted] = path
                 else:
                     cfg.problems.append(f"{path}: {dotted} must be a list of pack ids")
                 continue
@@ -361,6 +385,14 @@ def _set(cfg: Config, dotted: str, value: object, origin: str) -> None:
     ):
         cfg.problems.append(f"{origin}: {dotted} must be a positive integer")
         return
+    elif isinstance(default, dict) and not (
+        isinstance(value, dict) and all(isinstance(v, str) for v in value.values())
+    ):
+        cfg.problems.append(f"{origin}: {dotted} must be a table of strings")
+        return
+    elif isinstance(default, str) and not isinstance(value, str):
+        cfg.problems.append(f"{origin}: {dotted} must be a string")
+        return
     target[key] = value
     cfg.origins[dotted] = origin
 
@@ -377,6 +409,7 @@ def _apply_env(cfg: Config, env: Mapping[str, str], enabled: list[str]) -> None:
     if packs is not None:
         enabled.clear()
         enabled.extend(p for p in packs.split(",") if p.strip())
+        cfg.origins["packs.enabled"] = "DCG_PACKS"
     for var, dotted in (
         ("DCG_RESPONSE_MODE", "response.mode"),
         ("DCG_SESSION_THRESHOLD", "response.session_threshold"),
@@ -400,6 +433,7 @@ def _apply_flags(cfg: Config, flags: Mapping[str, object], enabled: list[str]) -
     if with_packs:
         assert isinstance(with_packs, (list, tuple))
         enabled.extend(str(p) for p in with_packs)
+        cfg.origins["packs.enabled"] = "--with-packs"
     for flag, dotted in (
         ("mode", "response.mode"),
         ("session_threshold", "response.session_threshold"),

@@ -279,6 +279,8 @@ def _record(
                 command_hash=codes.command_hash(request.command),
                 allowed=v.level == WARNING,
                 command=command_text(request.command, history),
+                agent=request.agent,
+                project=project_root(cwd),
             )
         except OSError as exc:
             files.note(f"dcg: cannot write history ({exc}); decided anyway")
@@ -347,6 +349,8 @@ def _log_pass(
             allowed=True,
             via=via,
             command=command_text(request.command, history),
+            agent=request.agent,
+            project=project_root(cwd),
         )
     except OSError as exc:
         files.note(f"dcg: cannot write history ({exc})")

@@ -57,18 +57,21 @@ _SYSTEM_AGENT_FILES = (
 )
 # dcg's file names that give a write away even when the directory is unknown (`cd "$X"`).
 _STATE_NAMES = frozenset(
-    ("allowlist.toml", "history.jsonl", "pending_confirmations.jsonl", "allow_once.jsonl")
-)
+    ("allowlist.toml", "history.jsonl", "pending_confirmations.jsonl", "allow_once.jsonl",
+     "audit-cursor.json")
+)  # fmt: skip
 
 # Subcommands that approve, allowlist, reset, reconfigure, install or remove dcg, and the
-# read-only actions of those that also have one.
+# read-only actions of those that also have one. `audit ship` moves the shipping cursor:
+# pointed at another collector, it would pass records the organisation never got.
 PROTECTED_SUBCOMMANDS = frozenset(
-    ("confirm", "allow-once", "allowlist", "session", "config", "install", "uninstall")
+    ("confirm", "allow-once", "allowlist", "session", "config", "install", "uninstall", "audit")
 )
 _VIEW_ACTIONS = {
     "allowlist": frozenset(("list",)),
     "session": frozenset(("",)),
-    "config": frozenset(("response",)),
+    "config": frozenset(("", "response")),
+    "audit": frozenset(("", "export")),
 }
 _PACKAGE_MANAGERS = frozenset(("pip", "pipx", "uv", "conda", "mamba", "brew", "apt", "apt-get"))
 _PM_VERBS = frozenset(("uninstall", "remove", "install", "reinstall", "upgrade", "rm"))

@@ -453,6 +453,8 @@ def test_config_response_shows_modes_with_their_source(run: Dcg) -> None:
         "key": 'response.packs."core.git".mode',
         "value": '"paranoid"',
         "source": str(path),
+        "layer": "user config",
+        "fixed": None,
     }
     assert rows['response.rules."core.git:push-force".mode']["value"] == '"lenient"'
     table = run("config", "response").out

@@ -87,7 +87,7 @@ def test_six_identical_commands_graduate(
     assert hard.fields["allowOnceCode"] and "sessionThreshold" not in hard.fields
     assert [r["response_level"] for r in history_lines()] == levels(outs)
     assert all(
-        r["schema_version"] == 1 and r["rule_id"] == "core.git:reset-hard" for r in history_lines()
+        r["schema_version"] == 2 and r["rule_id"] == "core.git:reset-hard" for r in history_lines()
     )
 
 

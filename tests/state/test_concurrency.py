@@ -44,7 +44,8 @@ def test_four_processes_250_each() -> None:
     lines = Path(paths.history_file()).read_text().splitlines()
     assert len(lines) == 1000
     recs = [json.loads(line) for line in lines]
-    assert all(r["rule_id"] == "core.git:reset-hard" and r["schema_version"] == 1 for r in recs)
+    assert all(r["rule_id"] == "core.git:reset-hard" and r["schema_version"] == 2 for r in recs)
+    assert len({r["id"] for r in recs}) == 1000  # every record has its own id
     sessions = [p for p in Path(paths.session_dir()).iterdir() if p.suffix == ".json"]
     assert len(sessions) == 1
     doc = json.loads(sessions[0].read_text())

@@ -1,6 +1,9 @@
-"""``dcg config response`` shows the graduation settings; ``dcg config migrate`` adds them.
+"""``dcg config [response]`` shows the effective settings; ``dcg config migrate`` adds them.
 
-The hook never rewrites configuration; only ``dcg config migrate`` does, on request.
+Each value is shown with the layer it came from (default, system config, user config,
+``DCG_CONFIG`` file, repository ``.dcg.toml``, environment, flag, managed policy) and,
+where the organisation's ``managed.toml`` bounds it, how (``at least strict``). The hook
+never rewrites configuration; only ``dcg config migrate`` does, on request.
 """
 
 from __future__ import annotations
@@ -61,7 +64,7 @@ def has_response_section(path: str) -> bool:
 
 
 def main(
-    action: str,
+    action: str | None,
     *,
     cfg: Config | None = None,
     json_out: bool = False,
@@ -73,7 +76,7 @@ def main(
     if action == "migrate":
         require_terminal("config migrate", cfg.response, stdin)
         return migrate()
-    if action != "response":
+    if action not in (None, "response"):
         raise DcgError(f"unknown config action {action!r} (response, migrate)")
     user = paths.user_config()
     notice = None if has_response_section(user) else NOTICE.format(path=user)
@@ -85,6 +88,8 @@ def main(
             "response": dict(cfg.response),
             "history": dict(cfg.history),
             "hook": dict(cfg.hook),
+            "audit": {**cfg.audit, "headers": _header_names(cfg.audit.get("headers"))},
+            "fixed": dict(cfg.fixed),
             "settings": rows,
             "files": list(cfg.sources),
             "migration_notice": notice,
@@ -94,16 +99,22 @@ def main(
     out = render.console()
     from rich.table import Table
 
-    table = Table(title="dcg response configuration (effective)")
+    table = Table(title="dcg configuration (effective)")
     table.add_column("key")
     table.add_column("value")
+    table.add_column("layer")
     table.add_column("from")
+    table.add_column("managed policy")
     for row in rows:
         source = str(row["source"])
+        layer = str(row["layer"])
+        fixed = row.get("fixed")
         table.add_row(
             _esc(str(row["key"])),
             _esc(str(row["value"])),
-            "[dim]default[/dim]" if source == "default" else _esc(source),
+            "[dim]default[/dim]" if layer == "default" else _esc(layer),
+            "" if source == "default" else _esc(source),
+            f"[bold]fixed: {_esc(str(fixed))}[/bold]" if fixed else "",
         )
     out.print(table)
     if notice:
@@ -112,23 +123,79 @@ def main(
     return 0
 
 
+# Keys the managed policy adds for the hook's own use; shown under their policy names.
+_INTERNAL = ("packs", "mode_floor", "allowlist_user")
+
+
+def layer(source: str) -> str:
+    """The configuration layer a value's source (file, variable or flag) belongs to."""
+    if source == "default":
+        return "default"
+    if source == paths.managed_file():
+        return "managed policy"
+    if source == paths.system_config():
+        return "system config"
+    if source == paths.user_config():
+        return "user config"
+    if source == os.environ.get("DCG_CONFIG"):
+        return "DCG_CONFIG file"
+    if source.endswith(".dcg.toml"):
+        return "repository"
+    if source.startswith("--"):
+        return "flag"
+    if source.startswith("DCG_"):
+        return "environment"
+    return "config"
+
+
 def settings_rows(cfg: Config) -> list[dict[str, object]]:
-    """Every graduation, history and hook setting with its value (as TOML) and its source."""
+    """Every setting with its value (as TOML), its source, its layer and what fixed it."""
     rows: list[dict[str, object]] = []
-    for section in ("response", "history", "hook"):
+    for section in ("response", "history", "hook", "audit"):
         values: dict[str, object] = getattr(cfg, section)
         for key, value in values.items():
-            if key == "packs":
+            if key in _INTERNAL:
                 continue
             if key in ("history_window", "max_age"):
                 value = format_duration(float(str(value)))
+            if key == "headers":
+                value = _header_names(value)
             dotted = f"{section}.{key}"
-            rows.append(
-                {"key": dotted, "value": _toml(value), "source": cfg.origins.get(dotted, "default")}
-            )
+            rows.append(_row(cfg, dotted, _toml(value), cfg.origins.get(dotted, "default")))
         if section == "response":
             rows += mode_rows(cfg)
+    rows.append(_packs_row(cfg))
+    if "allowlist.user" in cfg.fixed:
+        rows.append(_row(cfg, "allowlist.user", "false", paths.managed_file()))
     return rows
+
+
+def _packs_row(cfg: Config) -> dict[str, object]:
+    """The packs on beyond the core and default ones, and the last layer that enabled some."""
+    from dcg.packs import CORE, all_ids
+    from dcg.packs._defaults import default_packs
+
+    usual = {*CORE, *default_packs(all_ids())}
+    extra = [p for p in cfg.packs if p not in usual]
+    source = cfg.origins.get("packs.enabled", "default")
+    if "packs.enabled" in cfg.fixed and source == "default":
+        source = paths.managed_file()
+    return _row(cfg, "packs.enabled", _toml(extra), source)
+
+
+def _row(cfg: Config, dotted: str, value: str, source: str) -> dict[str, object]:
+    return {
+        "key": dotted,
+        "value": value,
+        "source": source,
+        "layer": layer(source),
+        "fixed": cfg.fixed.get(dotted),
+    }
+
+
+def _header_names(value: object) -> list[str]:
+    """Header names only: their values are credentials."""
+    return sorted(str(k) for k in value) if isinstance(value, dict) else []
 
 
 def mode_rows(cfg: Config) -> list[dict[str, object]]:
@@ -142,13 +209,10 @@ def mode_rows(cfg: Config) -> list[dict[str, object]]:
         mode = spec.get("mode") if isinstance(spec, dict) else spec
         source = spec.get("source", "") if isinstance(spec, dict) else ""
         kind = "rules" if ":" in str(selector) and not str(selector).endswith(":*") else "packs"
-        out.append(
-            {
-                "key": f'response.{kind}."{selector}".mode',
-                "value": _toml(mode),
-                "source": source or "config",
-            }
-        )
+        row = _row(cfg, f'response.{kind}."{selector}".mode', _toml(mode), source or "config")
+        if "mode_floor" in cfg.response:
+            row["fixed"] = f"at least {cfg.response['mode_floor']}"
+        out.append(row)
     return out
 
 
@@ -163,6 +227,8 @@ def _toml(value: object) -> str:
         return "true" if value else "false"
     if isinstance(value, str):
         return f'"{value}"'
+    if isinstance(value, list):
+        return "[" + ", ".join(_toml(v) for v in value) + "]"
     return str(value)
 
 

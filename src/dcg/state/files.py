@@ -164,6 +164,18 @@ def read_bytes(path: str) -> bytes:
         os.close(fd)
 
 
+def read_shared(path: str) -> bytes:
+    """The whole file under a shared lock (so never half a rewrite), or ``b""``."""
+    try:
+        fd = _open_locked(path, os.O_RDONLY, fcntl.LOCK_SH)
+    except FileNotFoundError:
+        return b""
+    try:
+        return _read_all(fd)
+    finally:
+        os.close(fd)
+
+
 def _read_all(fd: int) -> bytes:
     chunks: list[bytes] = []
     while True:

@@ -3,8 +3,13 @@
 Records are written by :func:`record` with a fixed key order, so the hook can count a
 rule's occurrences in a window by byte search: the rule id appears as
 ``"rule_id":"<id>",`` and the fixed-width UTC timestamp sits right after
-``{"schema_version":1,"timestamp":"``. Reading starts at the end of the file and stops
+``{"schema_version":N,"timestamp":"``. Reading starts at the end of the file and stops
 at the first block older than the window; 10,000 records never get JSON-parsed.
+
+Schema 2 (``docs/json-schema/history-record.v2.json``) adds what an audit pipeline asks
+for: a unique ``id`` (a ULID), ``agent``, ``project``, ``host``, ``user`` and ``uid``.
+Records of schema 1 are still read and counted; their new fields are simply absent.
+Host and user cost no import: ``os.uname()``, the environment and ``os.getuid()``.
 """
 
 from __future__ import annotations
@@ -19,8 +24,10 @@ TYPE_CHECKING = False  # typing costs ms at start-up; type checkers treat this a
 if TYPE_CHECKING:
     from collections.abc import Iterator
 
-SCHEMA_VERSION = 1
-_PREFIX = b'{"schema_version":1,"timestamp":"'
+SCHEMA_VERSION = 2
+# Every schema version so far is one digit, so the timestamp sits at the same offset.
+_HEAD = b'{"schema_version":'
+_TS_AT = b',"timestamp":"'
 _TS_KEY = b'"timestamp":"'
 _PROBE = 4096
 # Prune at most this often, unless the file has clearly outgrown max_entries.
@@ -41,11 +48,15 @@ def record(
     allowed: bool,
     via: str | None = None,
     command: str | None = None,
+    agent: str | None = None,
+    project: str | None = None,
 ) -> None:
     """Append one history record (one write; safe against concurrent hooks).
 
     ``command`` is the command text as people read it (already redacted and truncated,
     see :mod:`dcg.redact`); it goes last, after every field the counting searches for.
+    ``project`` is the repository root the command ran in (see
+    :func:`dcg.graduation.project_root`).
     """
     rec: dict[str, object] = {
         "schema_version": SCHEMA_VERSION,
@@ -61,13 +72,54 @@ def record(
     }
     if via is not None:
         rec["via"] = via
+    rec["id"] = new_id(now)
+    if agent:
+        rec["agent"] = agent
+    if project:
+        rec["project"] = project
+    rec.update(_origin())
     if command is not None:
         rec["command"] = command
     files.append_line(path, jsonfast.dumps(rec))
 
 
+_CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+
+
+def new_id(now: float) -> str:
+    """A ULID: 48 bits of milliseconds and 80 random bits, 26 characters, sortable.
+
+    OpenTelemetry's ``log.record.uid``: a pipeline drops a record it has seen before.
+    """
+    n = (int(now * 1000) << 80) | int.from_bytes(os.urandom(10), "big")
+    return "".join(_CROCKFORD[(n >> (5 * k)) & 31] for k in range(25, -1, -1))
+
+
+_origins: list[dict[str, object]] = []
+
+
+def _origin() -> dict[str, object]:
+    """``host``, ``user`` and ``uid`` of this process, computed once, with no import.
+
+    ``user`` is ``$USER`` or ``$LOGNAME``; without either it is left out (looking the
+    uid up would import ``pwd``): ``dcg audit`` names the account from ``uid`` then.
+    """
+    if not _origins:
+        try:
+            host = os.uname().nodename
+        except AttributeError:  # pragma: no cover - Windows has no uname
+            host = os.environ.get("COMPUTERNAME", "")
+        found: dict[str, object] = {"host": host}
+        user = os.environ.get("USER") or os.environ.get("LOGNAME")
+        if user:
+            found["user"] = user
+        found["uid"] = os.getuid()
+        _origins.append(found)
+    return _origins[0]
+
+
 def _timestamp(line: bytes) -> bytes:
-    if line.startswith(_PREFIX):
+    if line.startswith(_HEAD) and line[19:33] == _TS_AT:
         return line[33:53]
     i = line.find(_TS_KEY)
     return line[i + 13 : i + 33] if i >= 0 else b""
