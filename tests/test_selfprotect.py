@@ -260,6 +260,33 @@ HOOKS += [
     )
 ]
 
+# The audit shipper's timer (contrib/): stopping or editing it stops the organisation's audit.
+DISABLE += [
+    pytest.param(cmd, id=f"disable-audit-timer-{k}")
+    for k, cmd in enumerate(
+        (
+            "systemctl --user stop dcg-audit-ship.timer",
+            "systemctl --user disable --now dcg-audit-ship.timer",
+            "systemctl --user mask dcg-audit-ship.service",
+            "systemctl --user stop 'dcg-*'",
+            "systemctl --user kill dcg-audit-ship.service",
+            "bash -c 'systemctl --user stop dcg-audit-ship.timer'",
+            "launchctl bootout gui/501/dev.dcg.audit-ship",
+            "launchctl unload ~/Library/LaunchAgents/dev.dcg.audit-ship.plist",
+        )
+    )
+]
+STATE += [
+    pytest.param(cmd, id=f"state-audit-timer-{k}")
+    for k, cmd in enumerate(
+        (
+            "rm ~/.config/systemd/user/dcg-audit-ship.timer",
+            "sed -i s/hourly/yearly/ ~/.config/systemd/user/dcg-audit-ship.timer",
+            "cd ~/.config/systemd/user && echo > dcg-audit-ship.service",
+            "rm ~/Library/LaunchAgents/dev.dcg.audit-ship.plist",
+        )
+    )
+]
 ATTEMPTS = INVOKE + DISABLE + STATE + HOOKS
 
 READS = [
@@ -267,6 +294,8 @@ READS = [
     for k, cmd in enumerate(
         (
             "cat ~/.claude/settings.json",
+            "systemctl --user status dcg-audit-ship.timer",
+            "systemctl --user list-timers",
             "less ~/.config/dcg/config.toml",
             "head -5 ~/.config/dcg/history.jsonl",
             "grep dcg ~/.claude/settings.json",

@@ -130,7 +130,38 @@ def _state_dirs() -> list[str]:
         "/etc/dcg",
     ]
     found.extend(os.path.dirname(p) for p in (paths.history_file(), paths.allowlist_file()))
+    # The audit shipper's timer units (contrib/): stopping them stops the organisation's audit.
+    config = os.environ.get("XDG_CONFIG_HOME") or os.path.join(h, ".config")
+    for base in (os.path.join(config, "systemd", "user"), os.path.join(h, ".config/systemd/user")):
+        found.extend(os.path.join(base, f"{_UNIT}.{kind}") for kind in ("service", "timer"))
+    found.append(os.path.join(h, "Library", "LaunchAgents", f"{_AGENT_LABEL}.plist"))
     return [normalise(p, "/") for p in dict.fromkeys(found)]
+
+
+# `dcg audit ship`'s timer (contrib/systemd, contrib/launchd) and what stops or unloads it.
+_UNIT = "dcg-audit-ship"
+_AGENT_LABEL = "dev.dcg.audit-ship"
+_SERVICE_VERBS = {
+    "systemctl": frozenset(("stop", "disable", "mask", "kill", "revert", "edit", "freeze")),
+    "launchctl": frozenset(("unload", "bootout", "remove", "disable", "stop", "kill")),
+}
+
+
+def service_change(command: Command) -> bool:
+    """``systemctl --user stop dcg-audit-ship.timer``, ``launchctl bootout … dev.dcg.…``."""
+    argv = command.argv
+    verbs = _SERVICE_VERBS.get(argv[0]) if argv else None
+    if verbs is None or not any(w in verbs for w in argv[1:]):
+        return False
+    if any(_UNIT in w or _AGENT_LABEL in w for w in argv[1:]):
+        return True
+    globbed = [w for w in argv[1:] if _GLOB.intersection(w)]
+    if not globbed:
+        return False
+    from fnmatch import fnmatchcase
+
+    names = (f"{_UNIT}.timer", f"{_UNIT}.service", _AGENT_LABEL)
+    return any(fnmatchcase(n, w.rpartition("/")[2]) for w in globbed for n in names)
 
 
 def _program_paths() -> list[str]:
@@ -411,7 +442,7 @@ def _judge(command: Command, cwd: str | None) -> str | None:
     sub = dcg_invocation(command)
     if sub is not None:
         return "invoke"
-    if package_change(command):
+    if package_change(command) or service_change(command):
         return "package"
     inner = su_payload(command)
     if inner is not None:

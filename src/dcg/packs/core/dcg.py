@@ -59,7 +59,8 @@ PACK = Pack(
             explanation=(
                 "Uninstalling the dcg package, or deleting, moving, chmod-ing or overwriting "
                 "its executable or package directory, switches the guard off for every "
-                "later command."
+                "later command; stopping the audit shipper's timer stops the organisation's "
+                "audit trail."
             ),
             alternative="ask the user to uninstall or upgrade dcg themselves",
             blocks=(
@@ -72,8 +73,15 @@ PACK = Pack(
                 "rm -f /usr/local/bin/dcg",
                 "cp /bin/true ~/.local/bin/dcg",
                 "mv ~/.local/bin/dcg ~/.local/bin/dcg.off",
+                "systemctl --user disable --now dcg-audit-ship.timer",
+                "launchctl bootout gui/501/dev.dcg.audit-ship",
             ),
-            allows=("pip install requests", "pip uninstall -y requests", "which dcg"),
+            allows=(
+                "pip install requests",
+                "pip uninstall -y requests",
+                "which dcg",
+                "systemctl --user status dcg-audit-ship.timer",
+            ),
         ),
         Rule(
             "write-state",
