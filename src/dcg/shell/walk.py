@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from dcg.shell import clients, context, gitargs, opaque, payloads, unwrap, wrappers
+from dcg.shell import clients, context, derived, expand, gitargs, opaque, payloads, unwrap, wrappers
 from dcg.shell.command import Command
 from dcg.shell.lexer import lex
 from dcg.shell.limits import MAX_DEPTH, MAX_SIZE, Budget, TooComplex
 from dcg.shell.parser import OPAQUE, split
 from dcg.shell.static import echo_text, printf_text
-from dcg.shell.words import Heredoc, expand
+from dcg.shell.words import Heredoc
+from dcg.shell.words import expand as expand_word
 
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
 
@@ -86,7 +87,7 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
         return None if isinstance(payload, str) else _static_output(payload, env)
 
     for word in simple.assigns:
-        fields, dyn = expand(word, env, sub_text, split=False)
+        fields, dyn = expand_word(word, env, sub_text, split=False)
         name = word.assign or ""
         value = fields[0].partition("=")[2] if fields else ""
         if not simple.words:
@@ -98,9 +99,10 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
     argv: list[str] = []
     dyns: list[bool] = []
     for word in simple.words:
-        fields, dyn = expand(word, env, sub_text)
-        argv.extend(fields)
-        dyns.extend([dyn] * len(fields))
+        for braced in expand.braces(word):
+            fields, dyn = expand_word(braced, env, sub_text)
+            argv.extend(fields)
+            dyns.extend([dyn] * len(fields))
     redirects: list[tuple[str, str]] = []
     stdin = None
     for op, target in simple.redirects:
@@ -110,7 +112,7 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
             continue
         text = ""
         if target is not None:
-            fields, _ = expand(target, env, sub_text, split=False)
+            fields, _ = expand_word(target, env, sub_text, split=False)
             text = fields[0] if fields else ""
         if op == "<<<":
             stdin = text + "\n"
@@ -135,6 +137,7 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
         work.piped = True
         work.fed = None if pipe is OPAQUE else _piped_text(pipe)
         work.feeder = unwrap.normalize(pipe.fields[0]) if pipe.fields else ""
+        work.feeder_argv = pipe.fields
     work.installer = opaque.installer_subs(simple)
     for op, path in redirects:
         if op == "<":
@@ -239,7 +242,11 @@ def _command(
 ) -> None:
     # Unwrap wrappers until a command that is not one; the dynamic command word stays as
     # written (it cannot be normalised or unwrapped).
+    mark = len(out)
     while work.argv and not work.dyns[0]:
+        if expand.has_glob(work.argv[0]):
+            derived.globbed(work, redirects, ctx, out, _command)
+            break
         name = unwrap.normalize(work.argv[0])
         wrapper = wrappers.lookup(name, work.argv)
         start = wrapper(work) if wrapper is not None else -1
@@ -247,8 +254,9 @@ def _command(
             break
         if name in wrappers.SUBCOMMAND_WRAPPERS and wrappers.TABLE.get(name) is not wrapper:
             name = f"{name} {work.argv[1]}"
+        via = derived.label(name, work, start)
         work.drop(start)
-        work.via = (*work.via, name)
+        work.via = (*work.via, via)
         work.payloads = []
     if not work.argv:
         return
@@ -303,6 +311,7 @@ def _command(
             _powershell(text, child, out)
         else:
             _embedded(kind, text, child, out)
+    derived.find_feeding(work, out, mark)
 
 
 def _powershell(script: str, ctx: Ctx, out: list[Command]) -> None:
@@ -413,7 +422,7 @@ def _static_output(tokens: list[Token], env: dict[str, str | None]) -> str | Non
     for kind, _, word, _ in tokens:
         if kind != "w" or word is None:
             return None
-        fields, dyn = expand(word, env, lambda _w, _k: None)
+        fields, dyn = expand_word(word, env, lambda _w, _k: None)
         if dyn:
             return None
         args.extend(fields)
