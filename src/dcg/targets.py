@@ -158,6 +158,9 @@ def _temp_defaults(w: str) -> str:
             default = op.lstrip(":")[1:] if op[:1] in (":", "-", "=", "?") else None
             if op and default is None:
                 break
+            if not op:  # plain ${TMPDIR}: the hook's own value (_temp_vars)
+                start = w.find("${" + var, end)
+                continue
             # The variable is temp; a default that is not a temp root is judged as written.
             if default and op.lstrip(":")[:1] in "-=" and default.rstrip("/") not in TEMP_ROOTS:
                 value = default

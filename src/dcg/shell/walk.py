@@ -95,7 +95,8 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
                 old = env.get(name)
                 env[name] = None if dyn or old is None else old + value
             else:
-                env[name] = None if dyn else value
+                # `h=$HOME` stays `$HOME`: dcg.targets knows what the home directory is.
+                env[name] = None if dyn and not _home_only(value) else value
     argv: list[str] = []
     dyns: list[bool] = []
     for word in simple.words:
