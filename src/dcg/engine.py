@@ -263,8 +263,7 @@ def evaluate(
                 matches.append(Match(pack, rule, command))
         if deadline is not None:
             _check_deadline(deadline)
-    # Self-protection wins a tie: its rules hard-block at the first try in every mode.
-    matches.sort(key=lambda m: (-SEVERITY_RANK[m.rule.severity], m.pack.id != "core.dcg"))
+    matches.sort(key=lambda m: -SEVERITY_RANK[m.rule.severity])
     return Evaluation(line, tuple(commands), tuple(matches), tuple(considered), tuple(excused))
 
 

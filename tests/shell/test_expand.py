@@ -130,6 +130,7 @@ GLOB_TARGETS = [
     ("find /h* -delete", FC, F),
     ("rm -rf ~/.s?h", RC, S),
     ("rm -rf ~/.ss*", RC, S),
+    ("rm -rf ~/.c*", RC, S),
     ("rm -rf ~/D*", RC, S),
     ("rm -rf ~/Doc*", RC, S),
     ("rm -rf ~/.[s]sh", RC, S),
@@ -459,7 +460,7 @@ def test_tables_are_large_enough() -> None:
 
 # ---- the oracle -------------------------------------------------------------------------
 
-CANARIES = ("canary.txt", "src/canary", ".ssh/canary", "Documents/canary")
+CANARIES = ("canary.txt", "src/canary", ".ssh/canary", "Documents/canary", ".config/canary")
 BASH = shutil.which("bash")
 
 
