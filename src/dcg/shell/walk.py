@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dcg.shell import clients, context, derived, expand, gitargs, opaque, payloads, unwrap, wrappers
+from dcg.shell import clients, context, gitargs, opaque, payloads, unwrap, wrappers
 from dcg.shell.command import Command
 from dcg.shell.lexer import lex
 from dcg.shell.limits import MAX_DEPTH, MAX_SIZE, Budget, TooComplex
@@ -100,7 +100,15 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
     argv: list[str] = []
     dyns: list[bool] = []
     for word in simple.words:
-        for braced in expand.braces(word):
+        # Brace expansion first, as in bash; dcg.shell.expand is loaded only for a word
+        # with an unquoted "{".
+        if any(p[0] == "s" and not p[3] and "{" in p[1] for p in word.parts):
+            from dcg.shell.expand import braces
+
+            words = braces(word)
+        else:
+            words = [word]
+        for braced in words:
             fields, dyn = expand_word(braced, env, sub_text)
             argv.extend(fields)
             dyns.extend([dyn] * len(fields))
@@ -245,8 +253,7 @@ def _command(
     # written (it cannot be normalised or unwrapped).
     mark = len(out)
     while work.argv and not work.dyns[0]:
-        if expand.has_glob(work.argv[0]):
-            derived.globbed(work, redirects, ctx, out, _command)
+        if any(c in work.argv[0] for c in "*?[") and _glob_command(work, redirects, ctx, out):
             break
         name = unwrap.normalize(work.argv[0])
         wrapper = wrappers.lookup(name, work.argv)
@@ -255,7 +262,11 @@ def _command(
             break
         if name in wrappers.SUBCOMMAND_WRAPPERS and wrappers.TABLE.get(name) is not wrapper:
             name = f"{name} {work.argv[1]}"
-        via = derived.label(name, work, start)
+        via = name
+        if name in ("xargs", "parallel"):
+            from dcg.shell.derived import label as feeding_label
+
+            via = feeding_label(name, work, start)
         work.drop(start)
         work.via = (*work.via, via)
         work.payloads = []
@@ -312,7 +323,22 @@ def _command(
             _powershell(text, child, out)
         else:
             _embedded(kind, text, child, out)
-    derived.find_feeding(work, out, mark)
+    if work.feeder == "find" or work.argv[:1] == ["find"]:
+        from dcg.shell.derived import find_feeding
+
+        find_feeding(work, out, mark)
+
+
+def _glob_command(
+    work: unwrap.Work, redirects: tuple[tuple[str, str], ...], ctx: Ctx, out: list[Command]
+) -> bool:
+    """A glob in the command word (dcg.shell.derived); False when it is none after all."""
+    from dcg.shell import derived, expand
+
+    if not expand.has_glob(work.argv[0]):
+        return False
+    derived.globbed(work, redirects, ctx, out, _command)
+    return True
 
 
 def _powershell(script: str, ctx: Ctx, out: list[Command]) -> None:
