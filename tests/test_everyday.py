@@ -47,9 +47,14 @@ def _answer(command: str, project: Path, **env: str) -> str:
 
 
 @pytest.fixture
-def project(isolated_home: Path) -> Path:
+def project(isolated_home: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     path = isolated_home / "work" / "app"
     path.mkdir(parents=True)
+    # As on macOS and in agents' sandboxes. Unset, `$TMPDIR` expands to nothing and
+    # `rm -rf "$TMPDIR/cache"` deletes /cache (decisions 10.7; tests/shell/test_expand.py).
+    tmp = isolated_home.parent / "tmpdir"
+    tmp.mkdir(exist_ok=True)
+    monkeypatch.setenv("TMPDIR", str(tmp))
     return path
 
 

@@ -155,7 +155,9 @@ STATE += [
             "rm -rf $DCG_SESSION_DIR",
             "find ~/.config/dcg -name '*.jsonl' -delete",
             "mv ~/.config ~/.config.off",
-            "rm -rf ~/.c*",
+            # (`rm -rf ~/.c*` may also be ~/.config itself: core.filesystem:rm-rf-critical,
+            # tests/shell/test_expand.py)
+            "rm -rf ~/.config/d*",
             "dd if=/dev/null of=$HOME/.config/dcg/history.jsonl",
             "tee ~/.config/dcg/allowlist.toml < /dev/null",
             "cp /dev/null ~/.config/dcg/history.jsonl",

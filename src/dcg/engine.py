@@ -25,8 +25,32 @@ _EVERY_COMMAND = frozenset(("core.dcg",))
 
 
 def scan_text(line: str) -> str:
-    """The text the keyword prefilter looks at: lower case, quotes and backslashes removed."""
-    return line.translate(_STRIP).lower()
+    """The text the keyword prefilter looks at: lower case, quotes, backslashes and line
+    continuations removed (``r\\<newline>m`` is ``rm`` to the shell)."""
+    return line.replace("\\\n", "").translate(_STRIP).lower()
+
+
+# A pseudo keyword: the text has a brace expansion (`r{m,x}`, `{a..c}`), whose words are
+# only known after expanding it.
+BRACE = "\x00brace"
+
+
+def _has_brace(text: str) -> bool:
+    """``{…}`` with a ``,`` or ``..`` and nothing a brace expansion word cannot hold
+    unquoted (space, newline) or that marks JSON (``:``), in scan-normalised text."""
+    i = text.find("{")
+    while i >= 0:
+        j = text.find("}", i + 1)
+        if j < 0:
+            return False
+        inner = text[i + 1 : j]
+        k = inner.rfind("{")
+        if k >= 0:
+            inner = inner[k + 1 :]
+        if ("," in inner or ".." in inner) and not any(c in inner for c in " \t\n:"):
+            return True
+        i = text.find("{", i + 1)
+    return False
 
 
 # JSON's one-letter escapes and what they stand for in the decoded text.
@@ -105,7 +129,7 @@ def has_keyword(text: str, keyword: str) -> bool:
     ``rm`` is found in ``/bin/rm -rf`` and ``$(rm …)`` but not in ``permission_mode``.
     """
     if not keyword[0].isalnum():
-        return keyword in text
+        return keyword in text if keyword != BRACE else _has_brace(text)
     i = text.find(keyword)
     while i >= 0:
         if i == 0:

@@ -13,6 +13,7 @@ import os
 import posixpath
 
 from dcg import gitinfo, regenerable
+from dcg.shell.command import Command
 from dcg.targets import (
     FEEDERS,
     find_deletes,
@@ -21,7 +22,6 @@ from dcg.targets import (
     is_critical,
     is_temp,
     resolve,
-    rm_forced,
     rm_operands,
     rm_recursive,
     targets,
@@ -31,8 +31,6 @@ from dcg.targets import (
 TYPE_CHECKING = False  # typing costs ms at start-up; type checkers treat this as True
 if TYPE_CHECKING:
     from collections.abc import Sequence
-
-    from dcg.shell.command import Command
 
 
 def _inside(path: str, base: str) -> bool:
@@ -198,13 +196,102 @@ def rimraf_outside_temp(command: Command, cwd: str) -> bool:
         return False
     rest = argv[argv.index("rimraf") :]
     operands = tuple(a for a in rest if not a.startswith("-"))
-    from dcg.shell.command import Command as Cmd
-
-    return any_outside_temp(Cmd(("rm", *operands[1:]), via=command.via), cwd)
+    return any_outside_temp(Command(("rm", *operands[1:]), via=command.via), cwd)
 
 
-def recursive_forced_outside_temp(command: Command, cwd: str) -> bool:
-    """Rule check for rm: recursive and forced, and a target lies outside temp."""
+def recursive_outside_temp(command: Command, cwd: str) -> bool:
+    """Rule check for rm: recursive, and a target lies outside temp.
+
+    Forced or not: an agent's shell has no terminal, so rm never asks (not even for
+    write-protected files) and ``rm -r`` deletes exactly what ``rm -rf`` deletes.
+    """
+    return rm_recursive(rm_operands(command.argv)[0]) and any_outside_temp(command, cwd)
+
+
+def _whole_dir_glob(word: str) -> bool:
+    """``*``, ``dir/*``, ``.*``, ``*.*``, ``?*``: every file of a directory, not a name."""
+    last = word.rstrip("/").rpartition("/")[2]
+    return bool(last) and any(c in last for c in "*?") and all(c in "*?." for c in last)
+
+
+def rm_files_outside_temp(command: Command, cwd: str) -> bool:
+    """Rule check for rm without -r: a whole-directory glob (``rm -f *``) outside what is
+    safe to delete, or operands fed by xargs/parallel from something other than find
+    (whose own expression is judged as ``find -delete``)."""
     argv = command.argv
-    opts = rm_operands(argv)[0]
-    return rm_recursive(opts) and rm_forced(opts) and any_outside_temp(command, cwd)
+    opts, operands = rm_operands(argv)
+    if rm_recursive(opts):
+        return False
+    if not operands:
+        return any(
+            v.split(" ")[0] in ("xargs", "parallel") and not v.endswith("< find")
+            for v in command.via
+        )
+    globs = [w for w in operands if _whole_dir_glob(w)]
+    if not globs:
+        return False
+    return any_outside_temp(Command(("rm", *globs), via=command.via), cwd)
+
+
+# shred's and truncate's options that take a value as the next word.
+_SHRED_VALUES = ("-n", "-s", "--iterations", "--size", "--random-source")
+_TRUNCATE_VALUES = ("-s", "--size", "-r", "--reference")
+
+
+def _operands(argv: tuple[str, ...], values: tuple[str, ...]) -> list[str]:
+    out: list[str] = []
+    it = iter(argv[1:])
+    for arg in it:
+        if arg == "--":
+            out.extend(it)
+        elif arg in values:
+            next(it, None)
+        elif not arg.startswith("-") or arg == "-":
+            out.append(arg)
+    return out
+
+
+def _files_outside_temp(operands: list[str], command: Command, cwd: str) -> bool:
+    if not operands:
+        return False
+    paths: list[str] = []
+    for word in operands:
+        path = resolve(word, cwd)
+        if path is None:
+            return True
+        paths.append(path)
+    return any(is_critical(p) for p in paths) or not all_safe(paths, cwd)
+
+
+def shred_outside_temp(command: Command, cwd: str) -> bool:
+    """Rule check for shred: a file it overwrites lies outside temp and build output."""
+    operands = [w for w in _operands(command.argv, _SHRED_VALUES) if not w.startswith("/dev/")]
+    return _files_outside_temp(operands, command, cwd)
+
+
+def _shrinks(size: str) -> bool:
+    """truncate's SIZE empties or shrinks a file: ``0``, ``-N``, ``<N``, ``/N``."""
+    if size[:1] in "-</":
+        return True
+    digits = size.rstrip("KMGTPEZYkmgtpezyBbi")
+    return digits.isdigit() and int(digits) == 0
+
+
+def truncate_outside_temp(command: Command, cwd: str) -> bool:
+    """Rule check for truncate: it empties or shrinks a file outside temp, or sizes one
+    by another (``-r``), and the file lies outside temp and build output."""
+    argv = command.argv
+    shrink = False
+    for k, arg in enumerate(argv[1:], 1):
+        size = None
+        if arg in ("-s", "--size") and k + 1 < len(argv):
+            size = argv[k + 1]
+        elif arg.startswith("--size="):
+            size = arg[7:]
+        elif arg.startswith("-s") and len(arg) > 2:
+            size = arg[2:]
+        elif arg in ("-r", "--reference") or arg.startswith("--reference="):
+            shrink = True
+        if size is not None and _shrinks(size):
+            shrink = True
+    return shrink and _files_outside_temp(_operands(argv, _TRUNCATE_VALUES), command, cwd)

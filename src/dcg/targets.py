@@ -11,6 +11,8 @@ from __future__ import annotations
 import os
 import posixpath
 
+from dcg.shell.expand import has_glob, path_match
+
 # typing is not imported at run time: it costs more than the hook's whole budget.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -119,10 +121,12 @@ def _expand(word: str) -> str:
         w = HOME_TOKEN + w[1:]
     elif w.startswith("~"):  # ~user: someone's home
         w = "/home/" + w[1:]
-    for token in ("${TMPDIR}", "$TMPDIR", "$env:TEMP", "$env:TMP", "${env:TEMP}", "${env:TMP}"):
+    for token in ("$env:TEMP", "$env:TMP", "${env:TEMP}", "${env:TMP}"):
         w = w.replace(token, "/tmp")
     if "${" in w:
         w = _temp_defaults(w)
+    if "$T" in w or "${T" in w:
+        w = _temp_vars(w)
     # Any other variable may be unset or empty: drop it and judge what remains.
     while "$" in w:
         i = w.index("$")
@@ -154,6 +158,9 @@ def _temp_defaults(w: str) -> str:
             default = op.lstrip(":")[1:] if op[:1] in (":", "-", "=", "?") else None
             if op and default is None:
                 break
+            if not op:  # plain ${TMPDIR}: the hook's own value (_temp_vars)
+                start = w.find("${" + var, end)
+                continue
             # The variable is temp; a default that is not a temp root is judged as written.
             if default and op.lstrip(":")[:1] in "-=" and default.rstrip("/") not in TEMP_ROOTS:
                 value = default
@@ -161,6 +168,23 @@ def _temp_defaults(w: str) -> str:
                 value = "/tmp"
             w = w[:start] + value + w[end + 1 :]
             start = w.find("${" + var, start + len(value))
+    return w
+
+
+def _temp_vars(w: str) -> str:
+    """``$TMPDIR``/``${TMP}``…: the hook's own value, and nothing when it is unset (the
+    shell expands an unset variable to nothing: ``$TMPDIR/home`` is then ``/home``)."""
+    for var in _TEMP_VARS:
+        for token in ("${" + var + "}", "$" + var):
+            start = w.find(token)
+            while start >= 0:
+                end = start + len(token)
+                if token[1] != "{" and end < len(w) and (w[end].isalnum() or w[end] == "_"):
+                    start = w.find(token, end)
+                    continue
+                value = os.environ.get(var, "")
+                w = w[:start] + value + w[end:]
+                start = w.find(token, start + len(value))
     return w
 
 
@@ -309,15 +333,37 @@ def find_delete_critical(command: Command, cwd: str) -> bool:
 
 
 def any_critical(command: Command, cwd: str) -> bool:
-    """Rule check: a target of this rm/find could be root, home or a system directory."""
+    """Rule check: a target of this rm/find could be root, home or a system directory.
+
+    A glob is judged by what it could match (``/h*`` may be ``/home``), and a path in a
+    temp directory by where its symlinks lead (``/tmp/x/*`` with ``/tmp/x -> ~``).
+    """
     argv = command.argv
     if argv and argv[0] == "rm" and "--no-preserve-root" in rm_operands(argv)[0]:
         return True
     for word in targets(argv):
         path = resolve(word, cwd)
-        if path is not None and is_critical(path):
+        if path is None:
+            continue
+        if is_critical(path) or (is_temp(path) and is_critical(os.path.realpath(path))):
+            return True
+        if has_glob(word) and glob_critical(word, cwd):
             return True
     return False
+
+
+def glob_critical(word: str, cwd: str) -> bool:
+    """A glob target that could match root, the home directory, a directory in it that
+    matters as much, or a system directory."""
+    w = _expand(word).replace(HOME_TOKEN, home())
+    if not w.startswith("/"):
+        w = posixpath.join(cwd or os.getcwd(), w)
+    pattern = posixpath.normpath(w)
+    if not has_glob(pattern):
+        return False
+    h = posixpath.normpath(home())
+    candidates = [*SYSTEM_DIRS, h, *(posixpath.join(h, d) for d in HOME_CRITICAL)]
+    return any(path_match(pattern, c) for c in candidates if c != "/")
 
 
 # Wrappers that hand the deleting command its operands at run time.

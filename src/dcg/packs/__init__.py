@@ -43,6 +43,9 @@ REGISTRY: tuple[tuple[str, tuple[str, ...]], ...] = (
             "rm",
             "find",
             "rimraf",
+            "shred",
+            "srm",
+            "truncate",
             "remove_tree",
             "format-volume",
             "clear-disk",
@@ -80,6 +83,7 @@ REGISTRY: tuple[tuple[str, tuple[str, ...]], ...] = (
             "[",
             "{,",
             ",}",
+            "\x00brace",  # dcg.engine.BRACE: a brace expansion anywhere
             "npm",
             "pnpm",
             "yarn",

@@ -8,7 +8,8 @@ from dcg.shell.lexer import lex
 from dcg.shell.limits import MAX_DEPTH, MAX_SIZE, Budget, TooComplex
 from dcg.shell.parser import OPAQUE, split
 from dcg.shell.static import echo_text, printf_text
-from dcg.shell.words import Heredoc, expand
+from dcg.shell.words import Heredoc
+from dcg.shell.words import expand as expand_word
 
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
 
@@ -88,7 +89,7 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
         return None if isinstance(payload, str) else _static_output(payload, env)
 
     for word in simple.assigns:
-        fields, dyn = expand(word, env, sub_text, split=False)
+        fields, dyn = expand_word(word, env, sub_text, split=False)
         name = word.assign or ""
         value = fields[0].partition("=")[2] if fields else ""
         if not simple.words:
@@ -96,13 +97,23 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
                 old = env.get(name)
                 env[name] = None if dyn or old is None else old + value
             else:
-                env[name] = None if dyn else value
+                # `h=$HOME` stays `$HOME`: dcg.targets knows what the home directory is.
+                env[name] = None if dyn and not _home_only(value) else value
     argv: list[str] = []
     dyns: list[bool] = []
     for word in simple.words:
-        fields, dyn = expand(word, env, sub_text)
-        argv.extend(fields)
-        dyns.extend([dyn] * len(fields))
+        # Brace expansion first, as in bash; dcg.shell.expand is loaded only for a word
+        # with an unquoted "{".
+        if any(p[0] == "s" and not p[3] and "{" in p[1] for p in word.parts):
+            from dcg.shell.expand import braces
+
+            words = braces(word)
+        else:
+            words = [word]
+        for braced in words:
+            fields, dyn = expand_word(braced, env, sub_text)
+            argv.extend(fields)
+            dyns.extend([dyn] * len(fields))
     redirects: list[tuple[str, str]] = []
     stdin = None
     for op, target in simple.redirects:
@@ -112,7 +123,7 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
             continue
         text = ""
         if target is not None:
-            fields, _ = expand(target, env, sub_text, split=False)
+            fields, _ = expand_word(target, env, sub_text, split=False)
             text = fields[0] if fields else ""
         if op == "<<<":
             stdin = text + "\n"
@@ -142,6 +153,7 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
         work.piped = True
         work.fed = None if pipe is OPAQUE else _piped_text(pipe)
         work.feeder = unwrap.normalize(pipe.fields[0]) if pipe.fields else ""
+        work.feeder_argv = pipe.fields
     work.installer = opaque.installer_subs(simple)
     for op, path in redirects:
         if op == "<":
@@ -230,7 +242,10 @@ def _command(
 ) -> None:
     # Unwrap wrappers until a command that is not one; the dynamic command word stays as
     # written (it cannot be normalised or unwrapped).
+    mark = len(out)
     while work.argv and not work.dyns[0]:
+        if any(c in work.argv[0] for c in "*?[") and _glob_command(work, redirects, ctx, out):
+            break
         name = unwrap.normalize(work.argv[0])
         wrapper = wrappers.lookup(name, work.argv)
         start = wrapper(work) if wrapper is not None else -1
@@ -238,8 +253,13 @@ def _command(
             break
         if name in wrappers.SUBCOMMAND_WRAPPERS and wrappers.TABLE.get(name) is not wrapper:
             name = f"{name} {work.argv[1]}"
+        via = name
+        if name in ("xargs", "parallel"):
+            from dcg.shell.derived import label as feeding_label
+
+            via = feeding_label(name, work, start)
         work.drop(start)
-        work.via = (*work.via, name)
+        work.via = (*work.via, via)
         work.payloads = []
     if not work.argv:
         return
@@ -293,6 +313,22 @@ def _command(
             _powershell(text, child, out)
         else:
             _embedded(kind, text, child, out)
+    if work.feeder == "find" or work.argv[:1] == ["find"]:
+        from dcg.shell.derived import find_feeding
+
+        find_feeding(work, out, mark)
+
+
+def _glob_command(
+    work: unwrap.Work, redirects: tuple[tuple[str, str], ...], ctx: Ctx, out: list[Command]
+) -> bool:
+    """A glob in the command word (dcg.shell.derived); False when it is none after all."""
+    from dcg.shell import derived, expand
+
+    if not expand.has_glob(work.argv[0]):
+        return False
+    derived.globbed(work, redirects, ctx, out, _command)
+    return True
 
 
 def _powershell(script: str, ctx: Ctx, out: list[Command]) -> None:
@@ -403,7 +439,7 @@ def _static_output(tokens: list[Token], env: dict[str, str | None]) -> str | Non
     for kind, _, word, _ in tokens:
         if kind != "w" or word is None:
             return None
-        fields, dyn = expand(word, env, lambda _w, _k: None)
+        fields, dyn = expand_word(word, env, lambda _w, _k: None)
         if dyn:
             return None
         args.extend(fields)

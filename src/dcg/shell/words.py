@@ -69,6 +69,30 @@ if TYPE_CHECKING:
     Sub = tuple[str, list[Token] | str]
 
 
+DEFAULT_IFS = " \t\n"
+
+
+def ifs_split(text: str, ifs: str) -> tuple[list[str], bool, bool]:
+    """Fields of an unquoted expansion's ``text``, and whether a separator starts and
+    ends it (so that it splits from what is next to it)."""
+    if ifs == DEFAULT_IFS:
+        return text.split(), text[:1].isspace(), text[-1:].isspace()
+    if not ifs:
+        return [text], False, False
+    pieces: list[str] = []
+    cur: list[str] = []
+    for ch in text:
+        if ch in ifs:
+            if cur:
+                pieces.append("".join(cur))
+                cur = []
+        else:
+            cur.append(ch)
+    if cur:
+        pieces.append("".join(cur))
+    return pieces, text[:1] in ifs, text[-1:] in ifs
+
+
 # Names whose usual value dcg's target resolution assumes (dcg.targets).
 _MEANINGFUL = frozenset({"HOME", "TMPDIR", "TMP", "TEMP", "TEMPDIR"})
 
@@ -115,6 +139,11 @@ def expand(
     out = [""]
     dynamic = False
     brk = False
+    # The shell's own default when the line never set IFS; unknown when set from an
+    # expansion dcg could not resolve (whitespace is then the best guess).
+    ifs = env.get("IFS", DEFAULT_IFS)
+    if ifs is None:
+        ifs = DEFAULT_IFS
     for kind, value, raw, quoted in word.parts:
         splittable = False
         if kind == "s":
@@ -131,6 +160,8 @@ def expand(
                 dynamic = dynamic or unresolved
         else:
             got = env.get(value) if kind == "v" else sub_text(word, int(value))
+            if got is None and kind == "v" and value == "IFS" and "IFS" not in env:
+                got = DEFAULT_IFS
             if got is None and kind == "v" and value in _MEANINGFUL and value in env:
                 # Reassigned earlier in the line from something unknown: not what the
                 # name usually holds ($TMPDIR after TMPDIR=$(pwd) is not a temp dir).
@@ -142,15 +173,15 @@ def expand(
             else:
                 text, splittable = got, split and not quoted
         if splittable:
-            pieces = text.split()
+            pieces, lead, trail = ifs_split(text, ifs)
             if not pieces:
                 brk = brk or bool(text)
                 continue
-            if (brk or text[0].isspace()) and out[-1]:
+            if (brk or lead) and out[-1]:
                 out.append("")
             out[-1] += pieces[0]
             out.extend(pieces[1:])
-            brk = text[-1].isspace()
+            brk = trail
         else:
             if brk and out[-1] and text:
                 out.append("")

@@ -3,8 +3,11 @@
 from dcg.model import Pack, Rule
 from dcg.safe_delete import (
     find_delete_outside_temp,
-    recursive_forced_outside_temp,
+    recursive_outside_temp,
     rimraf_outside_temp,
+    rm_files_outside_temp,
+    shred_outside_temp,
+    truncate_outside_temp,
 )
 from dcg.targets import find_delete_critical, recursive_critical
 
@@ -76,10 +79,11 @@ PACK = Pack(
             "rm-rf",
             severity="high",
             pattern=_RM_RECURSIVE,
-            check=recursive_forced_outside_temp,
-            reason="recursive forced rm outside a temporary directory",
+            check=recursive_outside_temp,
+            reason="recursive rm outside a temporary directory",
             explanation=(
-                "rm -rf deletes a whole tree without asking and without a trash can. Outside "
+                "rm -rf deletes a whole tree without asking and without a trash can; so does "
+                "rm -r, because an agent's shell has no terminal for rm to ask on. Outside "
                 "/tmp, well-known build output and what git ignores, that is usually source "
                 "code or data that may not be recoverable."
             ),
@@ -95,12 +99,15 @@ PACK = Pack(
                 "\\rm -rf config",
                 "rm -rf node_modules/../src",
                 "rm -rf ~/build",
+                "rm -r src",
+                "rm -R --verbose lib",
             ),
             allows=(
                 "rm -rf /tmp/build-123",
-                "rm -rf $TMPDIR/cache",
+                "TMPDIR=/tmp/run; rm -rf $TMPDIR/cache",
                 "rm file.txt",
-                "rm -r empty-dir",
+                "rmdir empty-dir",
+                "rm -r /tmp/empty-dir",
                 "rm -f stale.lock",
                 "rm -rf node_modules",
                 "rm -rf build dist .venv __pycache__ target",
@@ -108,6 +115,63 @@ PACK = Pack(
                 'd=$(mktemp -d); rm -rf "$d"',
                 'rm -rf "${TMPDIR:-/tmp}/run-1"',
             ),
+        ),
+        Rule(
+            "rm-all-files",
+            severity="high",
+            pattern=r"^rm(?: |$)",
+            check=rm_files_outside_temp,
+            reason="rm of every file in a directory (a whole-directory glob or xargs input)",
+            explanation=(
+                "rm * (or dir/*, .*) deletes every file of the directory, and rm fed by xargs "
+                "or parallel deletes whatever names its input carries; outside /tmp and build "
+                "output these are usually source files, and rm keeps no copy."
+            ),
+            alternative="name the files to delete, or list them first (ls, find -print)",
+            blocks=(
+                "rm -f *",
+                "rm src/*",
+                "rm -f .* *",
+                "ls | xargs rm",
+                "git ls-files | xargs rm -f",
+            ),
+            allows=(
+                "rm -f *.o",
+                "rm /tmp/run/*",
+                "rm -f build/*",
+                "echo a.o | xargs rm",
+                "rm x.txt",
+            ),
+        ),
+        Rule(
+            "shred",
+            severity="high",
+            pattern=r"^(?:shred|srm)(?: |$)",
+            keywords=("shred", "srm"),
+            check=shred_outside_temp,
+            reason="shred overwrites files so that nothing can be recovered",
+            explanation=(
+                "shred writes random data over a file's content (and with -u deletes it); "
+                "neither git nor a backup of the disk blocks can bring the old content back."
+            ),
+            alternative="delete the file with rm (or move it to /tmp) if it only has to go",
+            blocks=("shred -u notes.txt", "shred -n 3 -z src/main.c", "srm -r secrets"),
+            allows=("shred -u /tmp/key.pem", "shred --help", "shred -u build/key"),
+        ),
+        Rule(
+            "truncate",
+            severity="high",
+            pattern=r"^truncate(?: |$)",
+            keywords=("truncate",),
+            check=truncate_outside_temp,
+            reason="truncate empties or shrinks files in place",
+            explanation=(
+                "truncate -s 0 (or a shrinking size such as -s -1K, or -r with a smaller "
+                "reference file) cuts the end off a file; the lost bytes are not kept anywhere."
+            ),
+            alternative="keep a copy first (cp FILE /tmp/), or use git to restore a tracked file",
+            blocks=("truncate -s 0 src/main.c", "truncate --size=0 data.db", "truncate -s -1K x"),
+            allows=("truncate -s 1G disk.img", "truncate -s 0 /tmp/app.log", "truncate --help"),
         ),
         Rule(
             "rimraf",

@@ -1,0 +1,100 @@
+"""Commands that follow from others: a glob's command names, a find feeding a deleter.
+
+What a glob in a command word may run is judged as those commands; a find whose matches
+reach a deleting command (``-exec sh -c 'rm …'``, ``| xargs rm``) as ``find … -delete``;
+``xargs`` fed known text (``echo a b | xargs rm``) runs its command with those words.
+"""
+
+from __future__ import annotations
+
+from dcg.shell import expand, unwrap
+from dcg.shell.command import Command
+
+TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+# Programs that delete the files named in their arguments.
+DELETERS = frozenset(("rm", "shred", "unlink", "rmdir", "srm", "trash", "gio"))
+# Wrappers that hand their input's words to the command they run.
+_FEEDING = frozenset(("xargs", "parallel"))
+_known: list[str] = []
+
+
+# Command names a glob in a command word is matched against, destructive ones first;
+# wrappers and payload runners are added on first use.
+_NAMES = (
+    "rm", "git", "find", "shred", "dd", "truncate", "unlink", "rmdir", "mkfs", "wipefs",
+    "rimraf", "srm", "blkdiscard", "fdisk", "sfdisk", "gdisk", "parted", "sgdisk", "mkswap",
+    "mke2fs", "chmod", "chown", "chgrp", "chattr", "mv", "cp", "ln", "tee", "rsync", "dcg",
+    "kubectl", "helm", "docker", "podman", "terraform", "tofu", "pulumi", "aws", "gcloud",
+    "az", "gsutil", "psql", "mysql", "mariadb", "mongosh", "mongo", "redis-cli", "sqlite3",
+    "dropdb", "gh", "glab", "npm", "npx", "pnpm", "yarn", "make", "pip", "curl", "wget",
+    "systemctl", "service", "shutdown", "reboot", "halt", "poweroff", "init", "kill",
+    "pkill", "killall", "crontab", "iptables", "vault", "restic", "borg", "rclone",
+)  # fmt: skip
+
+
+def known_commands() -> list[str]:
+    """The names :data:`_NAMES`, the wrappers' and the payload runners'."""
+    if not _known:
+        from dcg.shell import payloads, wrappers
+
+        names: dict[str, None] = dict.fromkeys(_NAMES)
+        names.update(dict.fromkeys(sorted(payloads.SHELLS)))
+        names.update(dict.fromkeys(n.partition(" ")[0] for n in wrappers.TABLE))
+        names.update(dict.fromkeys(payloads.HANDLERS))
+        _known.extend(names)
+    return _known
+
+
+def globbed(
+    work: unwrap.Work,
+    redirects: tuple[tuple[str, str], ...],
+    ctx: object,
+    out: list[Command],
+    command: Callable[..., None],
+) -> None:
+    """A command word with a glob (``/???/r?``, ``/bin/r[m]``): judge each command it
+    could name, with the same arguments; the word as written is judged as well."""
+    word = work.argv[0]
+    for name in expand.command_candidates(word, known_commands()):
+        child = ctx.child((*work.via, f"glob {word}"))  # type: ignore[attr-defined]
+        sub = unwrap.Work([name, *work.argv[1:]], [False, *work.dyns[1:]], child.via, work.stdin)
+        sub.piped, sub.fed, sub.feeder = work.piped, work.fed, work.feeder
+        sub.feeder_argv, sub.infile = work.feeder_argv, work.infile
+        command(sub, redirects, child, out)
+
+
+def label(name: str, work: unwrap.Work, start: int) -> str:
+    """The via label of the wrapper ``work.argv[:start]`` about to be unwrapped.
+
+    A find feeding xargs is named (``xargs < find``: its expression is judged instead of
+    rm's missing operands); xargs fed known text hands its words to the command.
+    """
+    if name not in _FEEDING or not work.piped:
+        return name
+    if name == "xargs" and work.fed is not None:
+        opts = work.argv[1:start]
+        if not any(o[:2] in ("-I", "-i", "-0", "-d", "-a", "-E") or o[:2] == "--" for o in opts):
+            words = work.fed.split()
+            work.argv = [*work.argv, *words]
+            work.dyns = [*work.dyns, *([False] * len(words))]
+    return f"{name} < find" if work.feeder == "find" else name
+
+
+def find_feeding(work: unwrap.Work, out: list[Command], mark: int) -> None:
+    """A find whose matches reach a deleting program (through ``-exec sh -c``, ``sudo``,
+    ``xargs`` or a pipe into ``xargs rm``) deletes like ``find … -delete``: emit that, so
+    the find rules judge its starting points and expression."""
+    emitted = out[mark:]
+    if not any(c.argv and c.argv[0] in DELETERS for c in emitted):
+        return
+    if work.argv[:1] == ["find"] and any(v.startswith("find -") for c in emitted for v in c.via):
+        argv = work.argv
+    elif work.feeder == "find" and any(v.split(" ")[0] in _FEEDING for v in work.via):
+        argv = work.feeder_argv
+    else:
+        return
+    out.append(Command(("find", *argv[1:], "-delete"), via=(*work.via, "find feeding rm")))
