@@ -145,7 +145,7 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
     work = unwrap.Work(argv, dyns, ctx.via, stdin)
     if simple.assigns:
         for word in simple.assigns:
-            fields, dyn = expand(word, env, sub_text, split=False)
+            fields, dyn = expand_word(word, env, sub_text, split=False)
             name, _, value = (fields[0] if fields else "").partition("=")
             work.assigns[name.rstrip("+")] = None if dyn else value
     pipe = simple.pipe_in
