@@ -12,13 +12,17 @@ from __future__ import annotations
 from dcg.shell.command import Command
 from dcg.shell.limits import TooComplex
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from dcg.shell.scripts import Files
+
 __all__ = ["Command", "TooComplex", "parse", "parse_powershell"]
 
 
-def parse(line: str, *, deadline: float | None = None) -> list[Command]:
+def parse(line: str, *, deadline: float | None = None, files: Files | None = None) -> list[Command]:
     from dcg.shell.walk import parse as posix
 
-    return posix(line, deadline)
+    return posix(line, deadline, files)
 
 
 def parse_powershell(line: str, *, deadline: float | None = None) -> list[Command]:

@@ -17,8 +17,9 @@ if TYPE_CHECKING:
 class Work:
     """A simple command being unwrapped and classified; becomes a Command."""
 
-    __slots__ = ("argv", "data", "dynamic", "dyns", "fed", "feeder", "infile", "installer",
-                 "opaque", "payloads", "piped", "positional", "stdin", "via")  # fmt: skip
+    __slots__ = ("argv", "data", "dynamic", "dyns", "fed", "feed_files", "feeder", "infile",
+                 "installer", "opaque", "payloads", "piped", "positional", "stdin",
+                 "via")  # fmt: skip
 
     def __init__(
         self, argv: list[str], dyns: list[bool], via: tuple[str, ...], stdin: str | None
@@ -33,6 +34,7 @@ class Work:
         self.piped = False  # stdin comes from a pipe
         self.fed: str | None = None  # the text that pipe carries, when known
         self.feeder = ""  # the command word of the command feeding that pipe
+        self.feed_files: list[str] = []  # the files `cat FILE… |` feeds into the pipe
         # What will run but cannot be seen (decoded text piped into a shell, a computed
         # script, a shell escape fed a computed string): becomes a core.shell finding.
         self.opaque: str | None = None

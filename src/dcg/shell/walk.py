@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from dcg.shell import clients, context, gitargs, opaque, payloads, unwrap, wrappers
+from dcg.shell import (
+    clients,
+    context,
+    gitargs,
+    opaque,
+    payloads,
+    running,
+    unwrap,
+    wrappers,
+)
 from dcg.shell.command import Command
 from dcg.shell.lexer import lex
 from dcg.shell.limits import MAX_DEPTH, MAX_SIZE, Budget, TooComplex
@@ -14,30 +23,42 @@ TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
 
 if TYPE_CHECKING:
     from dcg.shell.parser import Simple
+    from dcg.shell.scripts import Files
     from dcg.shell.words import Token, Word
 
 _DECLARE = frozenset(("export", "declare", "typeset", "local", "readonly"))
 
 
-def parse(line: str, deadline: float | None) -> list[Command]:
-    """The simple commands of a POSIX shell line (what :func:`dcg.shell.parse` returns)."""
+def parse(line: str, deadline: float | None, files: Files | None = None) -> list[Command]:
+    """The simple commands of a POSIX shell line (what :func:`dcg.shell.parse` returns).
+
+    With ``files``, script files, package scripts and recipes the line runs are read
+    and judged too (:mod:`dcg.shell.running`); without, nothing is read from disk.
+    """
     if len(line) > MAX_SIZE:
         raise TooComplex(f"command line longer than {MAX_SIZE} characters")
     out: list[Command] = []
     try:
-        run_text(line, Ctx((), 0, {}, Budget(deadline)), out)
+        run_text(line, Ctx((), 0, {}, Budget(deadline), files, {}), out)
     except RecursionError:
         raise TooComplex("nesting too deep") from None
     return out
 
 
 class Ctx:
-    """Where a token list came from: provenance, nesting depth, known variables."""
+    """Where a token list came from: provenance, nesting depth, known variables, file
+    access (None: read nothing) and the functions scripts read on this line defined."""
 
-    __slots__ = ("budget", "depth", "env", "via")
+    __slots__ = ("budget", "depth", "env", "files", "funcs", "via")
 
     def __init__(
-        self, via: tuple[str, ...], depth: int, env: dict[str, str | None], budget: Budget
+        self,
+        via: tuple[str, ...],
+        depth: int,
+        env: dict[str, str | None],
+        budget: Budget,
+        files: Files | None = None,
+        funcs: dict[str, tuple[str, list[tuple[int, list[Token]]]]] | None = None,
     ) -> None:
         if depth > MAX_DEPTH:
             raise TooComplex(f"nesting deeper than {MAX_DEPTH}")
@@ -45,9 +66,15 @@ class Ctx:
         self.depth = depth
         self.env = env
         self.budget = budget
+        self.files = files
+        self.funcs = {} if funcs is None else funcs
 
     def child(self, via: tuple[str, ...]) -> Ctx:
-        return Ctx(via, self.depth + 1, dict(self.env), self.budget)
+        return Ctx(via, self.depth + 1, dict(self.env), self.budget, self.files, self.funcs)
+
+    def shared(self, via: tuple[str, ...]) -> Ctx:
+        """A nested context in the same shell: variables and cd carry back (source)."""
+        return Ctx(via, self.depth + 1, self.env, self.budget, self.files, self.funcs)
 
 
 def run_text(text: str, ctx: Ctx, out: list[Command]) -> None:
@@ -117,7 +144,7 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
         redirects.append((op, text))
     simple.fields = argv
     simple.stdin = stdin
-    _remember_written(simple, redirects, env)
+    running.remember_written(simple, redirects, env)
     if (argv and argv[0] in _DECLARE) or argv[:1] == ["read"]:
         _declare(argv, dyns, env)
     if argv[:1] == ["set"] and len(argv) > 1 and (argv[1] == "--" or argv[1][:1] not in "-+"):
@@ -135,6 +162,8 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
         work.piped = True
         work.fed = None if pipe is OPAQUE else _piped_text(pipe)
         work.feeder = unwrap.normalize(pipe.fields[0]) if pipe.fields else ""
+        if work.feeder == "cat" and pipe is not OPAQUE:
+            work.feed_files = [a for a in pipe.fields[1:] if not a.startswith("-")]
     work.installer = opaque.installer_subs(simple)
     for op, path in redirects:
         if op == "<":
@@ -144,7 +173,6 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
     if why is not None:
         ctx.budget.command()
         out.append(opaque.command(why, ctx.via))
-    _run_written(argv, dyns, ctx, out)
 
 
 _ALIAS = "\x00git-alias:"
@@ -197,49 +225,14 @@ def _git_alias(work: unwrap.Work, env: dict[str, str | None]) -> None:
 
 # A script written earlier on the same line is remembered under this key prefix in the
 # variable table (no variable name can contain a NUL).
-_FILE = "\x00file:"
-_SCRIPT_RUNNERS = {name: "sh" for name in (*payloads.SHELLS, "source", ".")}
-_SCRIPT_RUNNERS.update({"node": "javascript", "ruby": "ruby", "perl": "perl", "php": "php"})
-
-
-def _remember_written(
-    simple: Simple, redirects: list[tuple[str, str]], env: dict[str, str | None]
-) -> None:
-    """`echo '…' > x.sh` or `cat <<EOF > x.sh`: remember what x.sh will hold."""
-    targets = [t for op, t in redirects if op in (">", ">|", "&>", ">>") and t]
-    if not targets or not simple.fields:
-        return
-    text = _piped_text(simple)
-    for target in targets:
-        env[_FILE + target] = text
-
-
-def _run_written(argv: list[str], dyns: list[bool], ctx: Ctx, out: list[Command]) -> None:
-    """`sh x.sh` / `source x.sh` / `python x.py` of a file written on this line: its text
-    is judged like a `-c` payload (a script file written elsewhere cannot be seen)."""
-    if not argv or dyns[0]:
-        return
-    name = unwrap.normalize(argv[0])
-    lang = _SCRIPT_RUNNERS.get(name) or ("python" if name.startswith("python") else None)
-    if lang is None:
-        return
-    for arg in argv[1:]:
-        text = ctx.env.get(_FILE + arg)
-        if text:
-            child = ctx.child((*ctx.via, f"script written on this line ({arg})"))
-            if lang == "sh":
-                run_text(text, child, out)
-            else:
-                _embedded(lang, text, child, out)
-            return
-
-
 def _command(
     work: unwrap.Work, redirects: tuple[tuple[str, str], ...], ctx: Ctx, out: list[Command]
 ) -> None:
     # Unwrap wrappers until a command that is not one; the dynamic command word stays as
     # written (it cannot be normalised or unwrapped).
+    raw = work.argv[0] if work.argv else ""
     while work.argv and not work.dyns[0]:
+        raw = work.argv[0]
         name = unwrap.normalize(work.argv[0])
         wrapper = wrappers.lookup(name, work.argv)
         start = wrapper(work) if wrapper is not None else -1
@@ -286,7 +279,9 @@ def _command(
             cwd=ctx.env.get(_CWD),
         )
     )
-    if work.opaque is not None:
+    # `cat FILE | sh` reads FILE: once it was read and judged, it is not opaque.
+    seen = not work.dyns[0] and running.run(work, raw, ctx, out, WALKER)
+    if work.opaque is not None and not (seen and work.feed_files):
         ctx.budget.command()
         out.append(opaque.command(work.opaque, work.via))
     if not work.dyns[0] and not data:
@@ -346,9 +341,32 @@ def _embedded(lang: str, code: str, ctx: Ctx, out: list[Command]) -> None:
             why = f"{label} runs a command computed at run time ({line[:40]})"
             out.append(opaque.command(why, (*via, label)))
             continue
-        run_text(line, Ctx((*via, label), ctx.depth, dict(ctx.env), ctx.budget), out)
+        child = Ctx((*via, label), ctx.depth, dict(ctx.env), ctx.budget, ctx.files, ctx.funcs)
+        run_text(line, child, out)
 
 
+class _Walker:
+    """What :mod:`dcg.shell.running` calls back into (it cannot import this module)."""
+
+    @staticmethod
+    def tokens(tokens: list[Token], ctx: Ctx, out: list[Command]) -> None:
+        run_tokens(tokens, ctx, out)
+
+    @staticmethod
+    def embedded(lang: str, code: str, ctx: Ctx, out: list[Command]) -> None:
+        _embedded(lang, code, ctx, out)
+
+    @staticmethod
+    def positional(env: dict[str, str | None], args: list[str]) -> None:
+        set_positional(env, args)
+
+    @staticmethod
+    def emit(why: str, ctx: Ctx, out: list[Command]) -> None:
+        ctx.budget.command()
+        out.append(opaque.command(why, ctx.via))
+
+
+WALKER = _Walker()
 POSITIONAL = "\x00@"
 
 
@@ -430,13 +448,4 @@ def _static_output(tokens: list[Token], env: dict[str, str | None]) -> str | Non
     return None
 
 
-def _piped_text(pipe: Simple) -> str | None:
-    argv = pipe.fields
-    name = unwrap.normalize(argv[0]) if argv else ""
-    if name == "echo":
-        return echo_text(argv[1:])
-    if name == "printf":
-        return printf_text(argv[1:])
-    if name == "cat" and pipe.stdin is not None and all(a.startswith("-") for a in argv[1:]):
-        return pipe.stdin
-    return None
+_piped_text = running.piped_text
