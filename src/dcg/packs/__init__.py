@@ -95,10 +95,9 @@ REGISTRY: tuple[tuple[str, tuple[str, ...]], ...] = (
             "eval",
             "shell",
             # Commands that run a script file or a shell escape dcg reads before it runs
-            # (bash FILE, python3 FILE, . FILE, just RECIPE, vim -c '!…', sqlite3 '.shell',
-            # tclsh) and arithmetic evaluation that can run a[$(…)] (let, declare -i).
-            "bash ",
-            "bash\t",
+            # (python3 FILE, . FILE, just RECIPE, vim -c '!…', sqlite3 '.shell', tclsh)
+            # and arithmetic evaluation that can run a[$(…)] (let, declare -i). Not
+            # "bash ": payloads name their tool "bash".
             ". ",
             "python",
             "node",

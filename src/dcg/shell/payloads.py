@@ -6,6 +6,7 @@ commands of their own instead) and queues the payload on the ``Work``.
 
 from __future__ import annotations
 
+from dcg.shell import escapes
 from dcg.shell.opaque import FETCHERS
 from dcg.shell.unwrap import normalize, skip_options
 
@@ -161,6 +162,8 @@ def _awk(w: Work) -> None:
                     end += 2 if program[end] == "\\" else 1
                 w.payloads.append(("sh", "awk system()", program[j + 1 : end], []))
             i = program.find("system(", j)
+        if "system" in program or "|" in program:
+            escapes.awk_escapes(w, program)
 
 
 def _container(w: Work) -> None:
@@ -320,6 +323,9 @@ HANDLERS: dict[str, Callable[[Work], None]] = {
     "gawk": _awk,
     "mawk": _awk,
     "nawk": _awk,
+    **{name: escapes.vim for name in ("vim", "vi", "ex", "nvim", "view", "gvim", "vimdiff")},
+    "sqlite3": escapes.sqlite,
+    **{name: escapes.tcl for name in ("tclsh", "wish", "expect", "tclsh8.6", "jimsh")},
     "pypy": _PYTHON,
     "pypy3": _PYTHON,
     "node": _interpreter("javascript", "ep", "rC", "", ("eval", "print")),

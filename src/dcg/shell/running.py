@@ -460,7 +460,7 @@ def remember_written(
         if append and (old is None or text is None):
             env[FILE + target] = None
         else:
-            env[FILE + target] = text if not append else (old or "") + (text or "") + "\n"
+            env[FILE + target] = text if not append else f"{old or ''}\n{text or ''}\n"
 
 
 def piped_text(pipe: Simple) -> str | None:

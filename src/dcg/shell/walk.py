@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dcg.shell import (
+    arith,
     clients,
     context,
     gitargs,
@@ -22,6 +23,8 @@ from dcg.shell.words import Heredoc, expand
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from dcg.shell.parser import Simple
     from dcg.shell.scripts import Files
     from dcg.shell.words import Token, Word
@@ -147,6 +150,7 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
     running.remember_written(simple, redirects, env)
     if (argv and argv[0] in _DECLARE) or argv[:1] == ["read"]:
         _declare(argv, dyns, env)
+    _values_as_code(simple, argv, ctx, out, sub_text)
     if argv[:1] == ["set"] and len(argv) > 1 and (argv[1] == "--" or argv[1][:1] not in "-+"):
         set_positional(env, argv[2:] if argv[1] == "--" else argv[1:])
     if not argv:
@@ -173,6 +177,34 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
     if why is not None:
         ctx.budget.command()
         out.append(opaque.command(why, ctx.via))
+
+
+def _values_as_code(
+    simple: Simple,
+    argv: list[str],
+    ctx: Ctx,
+    out: list[Command],
+    sub_text: Callable[[Word, int], str | None],
+) -> None:
+    """Arithmetic that runs a value's a[$(…)], a command word split from an unknown."""
+    env = ctx.env
+    arith.note_origins(simple, argv, env)
+
+    def text(word: Word) -> str:
+        fields = expand(word, env, sub_text, split=False)[0]
+        return fields[0] if fields else ""
+
+    def run(code: str) -> None:
+        run_text(code, ctx.child((*ctx.via, "arithmetic a[$(…)]")), out)
+
+    def emit(why: str) -> None:
+        WALKER.emit(why, ctx, out)
+
+    for expr, expanded in arith.expressions(simple, argv, env, text):
+        arith.judge(expr, expanded, env, run, emit)
+    why = arith.split_word(simple, env)
+    if why is not None:
+        emit(why)
 
 
 _ALIAS = "\x00git-alias:"
@@ -291,6 +323,9 @@ def _command(
         if work.positional is not None and kind == "sh":
             set_positional(child.env, work.positional)
         if kind == "sh":
+            unseen = opaque.whole_unknown(text)
+            if unseen is not None:
+                WALKER.emit(f"{label} runs {unseen}, which dcg cannot know", child, out)
             run_text(text, child, out)
         elif kind == "argv":
             _command(unwrap.Work(list(args), [False] * len(args), child.via, None), (), child, out)
@@ -338,7 +373,8 @@ def _embedded(lang: str, code: str, ctx: Ctx, out: list[Command]) -> None:
             # The code runs a command whose text it computes (a decoded string, an
             # environment variable, a concatenation dcg could not evaluate).
             ctx.budget.command()
-            why = f"{label} runs a command computed at run time ({line[:40]})"
+            what = "code" if line == "'<dynamic>' code" else "a command"
+            why = f"{label} runs {what} computed at run time ({line[:40]})"
             out.append(opaque.command(why, (*via, label)))
             continue
         child = Ctx((*via, label), ctx.depth, dict(ctx.env), ctx.budget, ctx.files, ctx.funcs)
