@@ -16,6 +16,7 @@ Must-pass cases run through the hook (no opinion) and in the sandbox (canary int
 
 from __future__ import annotations
 
+import base64
 import json
 import os
 import shutil
@@ -26,7 +27,7 @@ from pathlib import Path
 import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-from hookpath import AGENTS, payload, run, verdict  # noqa: E402
+from hookpath import AGENTS, payload, run, verdict
 
 # Destructive script bodies (shell), each destroying the canary when run in the sandbox.
 BODIES = {
@@ -68,7 +69,7 @@ RUNNERS: list[tuple[str, dict[str, str], tuple[str, ...], str, str]] = [
         (),
         "bash x.sh",
         "run",
-    ),  # fmt: skip
+    ),
     ("lib-then-call", {"lib.sh": "wipe() { {D}; }\n"}, (), ". ./lib.sh && wipe", "run"),
     ("nested-script", {"a.sh": "sh b.sh\n", "b.sh": "{D}\n"}, (), "sh a.sh", "run"),
     ("if-block", {"x.sh": "if true; then\n  {D}\nfi\n"}, (), "sh x.sh", "run"),
@@ -82,7 +83,7 @@ RUNNERS: list[tuple[str, dict[str, str], tuple[str, ...], str, str]] = [
         (),
         "npm run-script x",
         "run",
-    ),  # fmt: skip
+    ),
     ("npm-start", {"package.json": '{"scripts": {"start": "{J}"}}'}, (), "npm start", "run"),
     (
         "npm-pre",
@@ -90,7 +91,7 @@ RUNNERS: list[tuple[str, dict[str, str], tuple[str, ...], str, str]] = [
         (),
         "npm test",
         "run",
-    ),  # fmt: skip
+    ),
     ("npm-t", {"package.json": '{"scripts": {"test": "{J}"}}'}, (), "npm t", "run"),
     (
         "npm-nested",
@@ -98,35 +99,35 @@ RUNNERS: list[tuple[str, dict[str, str], tuple[str, ...], str, str]] = [
         (),
         "npm run a",
         "run",
-    ),  # fmt: skip
+    ),
     (
         "yarn-name",
         {"package.json": '{"scripts": {"wipe": "{J}"}}'},
         (),
         "yarn wipe",
         "resolved",
-    ),  # fmt: skip
+    ),
     (
         "yarn-run",
         {"package.json": '{"scripts": {"wipe": "{J}"}}'},
         (),
         "yarn run wipe",
         "resolved",
-    ),  # fmt: skip
+    ),
     (
         "pnpm-run",
         {"package.json": '{"scripts": {"wipe": "{J}"}}'},
         (),
         "pnpm run wipe",
         "resolved",
-    ),  # fmt: skip
+    ),
     (
         "pnpm-test",
         {"package.json": '{"scripts": {"test": "{J}"}}'},
         (),
         "pnpm test",
         "resolved",
-    ),  # fmt: skip
+    ),
     ("make-target", {"Makefile": "clean:\n\t{D}\n"}, (), "make clean", "run"),
     ("make-default", {"Makefile": "all:\n\t{D}\n"}, (), "make", "run"),
     ("make-dep", {"Makefile": "build: clean\n\techo b\nclean:\n\t{D}\n"}, (), "make build", "run"),
@@ -157,28 +158,28 @@ PROGRAMS = [
         "#!/usr/bin/env python3\nimport os\nos.system('rm -rf src')\n",
         "./tool",
         "run",
-    ),  # fmt: skip
+    ),
     (
         "python-opts",
         "x.py",
         "import subprocess\nsubprocess.run(['rm', '-rf', 'src'])\n",
         "python3 -u x.py",
         "run",
-    ),  # fmt: skip
+    ),
     (
         "node-file",
         "x.js",
         "require('fs').rmSync('src', {recursive: true, force: true})\n",
         "node x.js",
         "run",
-    ),  # fmt: skip
+    ),
     (
         "node-exec",
         "x.js",
         "require('child_process').execSync('rm -rf src')\n",
         "node x.js",
         "run",
-    ),  # fmt: skip
+    ),
     ("perl-file", "x.pl", "system('rm -rf src');\n", "perl x.pl", "run"),
     (
         "perl-shebang",
@@ -186,7 +187,7 @@ PROGRAMS = [
         "#!/usr/bin/perl\nuse File::Path qw(remove_tree);\nremove_tree('src');\n",
         "./x.pl",
         "run",
-    ),  # fmt: skip
+    ),
 ]
 
 
@@ -323,9 +324,9 @@ def test_reason_names_file_and_line(isolated_home: Path) -> None:
 
 # Code that cannot be seen, and tool shell escapes: (command, extra env, proof).
 # ``run`` cases use only targets inside the sandbox (src, $HOME).
-HEX = "rm -rf src".encode().hex()
-PY_HEX = "import os; os.system('rm -rf src')".encode().hex()
-PERL_HEX = 'system("rm -rf src")'.encode().hex()
+PY_HEX = b"import os; os.system('rm -rf src')".hex()
+PERL_HEX = b'system("rm -rf src")'.hex()
+JS_B64 = base64.b64encode(b'require("fs").rmSync("src", {recursive: true})').decode()
 OPAQUE: list[tuple[str, dict[str, str], str]] = [
     # arithmetic evaluation of a value holding a[$(…)]
     ("x='a[$(rm -rf src)]'; (( x ))", {}, "run"),
@@ -401,7 +402,7 @@ OPAQUE: list[tuple[str, dict[str, str], str]] = [
         + "'))\"",
         {},
         "run",
-    ),  # fmt: skip
+    ),
     (f"python3 -c \"import binascii; exec(binascii.unhexlify('{PY_HEX}'))\"", {}, "run"),
     (f"python3 -c \"import codecs; exec(codecs.decode('{PY_HEX}', 'hex'))\"", {}, "run"),
     ("python3 -c \"import os; getattr(os, 'metsys'[::-1])('rm -rf src')\"", {}, "run"),
@@ -411,7 +412,7 @@ OPAQUE: list[tuple[str, dict[str, str], str]] = [
         "python3 -c \"import os; exec(os.environ['P'])\"",
         {"P": "import shutil; shutil.rmtree('src')"},
         "run",
-    ),  # fmt: skip
+    ),
     (f'perl -e \'eval pack("H*", "{PERL_HEX}")\'', {}, "run"),
     (f'perl -e \'my $c = pack("H*", "{PERL_HEX}"); eval $c\'', {}, "run"),
     (
@@ -420,18 +421,14 @@ OPAQUE: list[tuple[str, dict[str, str], str]] = [
         + "\")'",
         {},
         "run",
-    ),  # fmt: skip
+    ),
     ("perl -e 'eval $ENV{P}'", {"P": 'system("rm -rf src")'}, "run"),
-    (
-        f'node -e \'eval(Buffer.from("{HEX}", "hex").toString().replace(/^/, "require(\\"child_process\\").execSync(\\"").concat("\\")"))\'',
-        {},
-        "run",
-    ),  # fmt: skip
+    (f'node -e \'eval(Buffer.from("{JS_B64}", "base64").toString())\'', {}, "run"),
     (
         "node -e 'eval(process.env.P)'",
         {"P": "require('fs').rmSync('src',{recursive:true})"},
         "run",
-    ),  # fmt: skip
+    ),
 ]
 
 
@@ -446,9 +443,9 @@ def test_unseen_code_stopped_and_real(
     assert set(verdicts.values()) == {"deny"}, (command, verdicts)
     assert "core." in rule_id(command, home)
     tool = command.split()[0].split("=")[0]
-    if tool in ("vim", "vi", "gdb", "sqlite3", "tclsh", "perl", "node", "make", "python3"):
-        if shutil.which(tool) is None:
-            pytest.skip(f"{tool} is not installed")
+    needs = ("vim", "vi", "gdb", "sqlite3", "tclsh", "perl", "node", "make", "python3")
+    if tool in needs and shutil.which(tool) is None:
+        pytest.skip(f"{tool} is not installed")
     run_in_sandbox(command, home, {**env, **extra})
     assert destroyed(home), command
 
