@@ -554,7 +554,15 @@ def test_sourced_setup_scripts_pass(isolated_home: Path) -> None:
         "}\n"
         "nvm() { :; }\n"
     )
+    (home / ".bashrc").write_text(
+        "alias ll='ls -la'\nalias nuke='rm -rf ~'\nexport PATH=$HOME/bin:$PATH\n"
+        "__conda_setup=\"$('/opt/conda/bin/conda' 'shell.bash' 'hook' 2> /dev/null)\"\n"
+        'if [ $? -eq 0 ]; then\n    eval "$__conda_setup"\nfi\nunset __conda_setup\n'
+        'eval "$(dircolors -b)"\n[ -f ~/.bash_aliases ] && . ~/.bash_aliases\n'
+    )
     for line in (
+        "source ~/.bashrc",
+        ". ~/.bashrc && cd src",
         "source .venv/bin/activate",
         ". .venv/bin/activate && python -V",
         ". ~/.nvm/nvm.sh",

@@ -13,7 +13,7 @@ A command word split from such a value, or from any unknown value under a change
 
 from __future__ import annotations
 
-from dcg.shell.opaque import LOOKUPS, sub_programs
+from dcg.shell.opaque import LOOKUPS, SETUP, sub_programs
 
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
 
@@ -40,7 +40,7 @@ def note_origins(simple: Simple, argv: list[str], env: dict[str, str | None]) ->
             names: list[str] = []
             for _, payload in word.subs:
                 names.extend(sub_programs(payload) if not isinstance(payload, str) else ["`…`"])
-            if names and not all(n in LOOKUPS or n in _NUMERIC for n in names):
+            if names and not all(n in LOOKUPS or n in SETUP or n in _NUMERIC for n in names):
                 env[ORIGIN + name] = f"the output of $({' | '.join(names)})"
         elif name:
             env.pop(ORIGIN + name, None)

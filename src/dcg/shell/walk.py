@@ -323,7 +323,7 @@ def _command(
         if work.positional is not None and kind == "sh":
             set_positional(child.env, work.positional)
         if kind == "sh":
-            unseen = opaque.whole_unknown(text)
+            unseen = opaque.whole_unknown(text, child.env)
             if unseen is not None:
                 WALKER.emit(f"{label} runs {unseen}, which dcg cannot know", child, out)
             run_text(text, child, out)
