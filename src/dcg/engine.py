@@ -13,7 +13,7 @@ if TYPE_CHECKING:
 
     from dcg.model import Match, Pack, Rule
     from dcg.shell.command import Command
-    from dcg.shell.scripts import Files
+    from dcg.shell.limits import Files
 
 # Characters the shell removes or that split a word without the word changing meaning
 # (`g'i't`, `\rm`, `"git"`); removing them before the keyword scan keeps the prefilter
@@ -190,7 +190,7 @@ def parse_line(
 
 def script_files(cwd: str | None, pack_ids: Sequence[str]) -> Files:
     """File access for a parse: scripts are judged only when their text has a keyword."""
-    from dcg.shell.scripts import Files
+    from dcg.shell.limits import Files
 
     def wanted(text: str) -> bool:
         scan = scan_text(text)

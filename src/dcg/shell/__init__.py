@@ -14,7 +14,7 @@ from dcg.shell.limits import TooComplex
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from dcg.shell.scripts import Files
+    from dcg.shell.limits import Files
 
 __all__ = ["Command", "TooComplex", "parse", "parse_powershell"]
 

@@ -16,7 +16,7 @@ import os
 from dcg.shell import opaque, scripts
 from dcg.shell.lexer import lex
 from dcg.shell.parser import OPAQUE
-from dcg.shell.static import echo_text, printf_text
+from dcg.shell.static import piped_text
 from dcg.shell.unwrap import normalize
 
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
@@ -26,7 +26,7 @@ if TYPE_CHECKING:
 
     from dcg.extract.found import Found
     from dcg.shell.command import Command
-    from dcg.shell.limits import Budget
+    from dcg.shell.limits import Budget, Files
     from dcg.shell.parser import Simple
     from dcg.shell.unwrap import Work
     from dcg.shell.words import Token
@@ -35,7 +35,7 @@ if TYPE_CHECKING:
         via: tuple[str, ...]
         depth: int
         env: dict[str, str | None]
-        files: scripts.Files | None
+        files: Files | None
         funcs: dict[str, tuple[str, list[tuple[int, list[Token]]]]]
         budget: Budget
 
@@ -107,10 +107,10 @@ def _text(path: str, ctx: Ctx, out: list[Command], walker: Walker) -> tuple[str 
     files = ctx.files
     if files is None:
         return None, path
-    where = files.where(path, env.get(CWD))
+    where = scripts.where(files, path, env.get(CWD))
     if where is None:
         return None, path
-    text = files.read(where)
+    text = scripts.read(files, where)
     shown = scripts.display(where, files.cwd)
     if text == scripts.TOO_BIG:
         why = f"{shown} is larger than {scripts.MAX_SCRIPT // 1024} KiB, too large to read"
@@ -177,7 +177,7 @@ def _here(ctx: Ctx, directory: str | None) -> str | None:
     files = ctx.files
     if files is None:
         return None
-    return files.where(directory or ".", ctx.env.get(CWD))
+    return scripts.where(files, directory or ".", ctx.env.get(CWD))
 
 
 def _find_up(ctx: Ctx, start: str | None, names: tuple[str, ...]) -> tuple[str, str] | None:
@@ -190,7 +190,7 @@ def _find_up(ctx: Ctx, start: str | None, names: tuple[str, ...]) -> tuple[str, 
         for n in names:
             path = os.path.join(here, n)
             if os.path.isfile(path):
-                text = files.read(path)
+                text = scripts.read(files, path)
                 return (path, text) if text is not None else None
         parent = os.path.dirname(here)
         if parent == here:
@@ -354,7 +354,7 @@ def _make(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
             names = (makefile,) if makefile else ("GNUmakefile", "makefile", "Makefile")
             path = next((os.path.join(base, n) for n in names if os.path.isfile(
                 os.path.join(base, n))), None)  # fmt: skip
-            text = ctx.files.read(path) if path else None
+            text = scripts.read(ctx.files, path) if path else None
             if text == scripts.TOO_BIG:
                 walker.emit(f"{path} is too large to read", ctx, out)
                 return
@@ -404,8 +404,8 @@ def _just(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
     if ctx.files is None:
         return
     if justfile is not None:
-        where = ctx.files.where(justfile, ctx.env.get(CWD))
-        text = ctx.files.read(where) if where else None
+        where = scripts.where(ctx.files, justfile, ctx.env.get(CWD))
+        text = scripts.read(ctx.files, where) if where else None
         found = (where, text) if where and text is not None else None
     else:
         names = ("justfile", "Justfile", ".justfile", "JUSTFILE")
@@ -461,15 +461,3 @@ def remember_written(
             env[FILE + target] = None
         else:
             env[FILE + target] = text if not append else f"{old or ''}\n{text or ''}\n"
-
-
-def piped_text(pipe: Simple) -> str | None:
-    argv = pipe.fields
-    name = normalize(argv[0]) if argv else ""
-    if name == "echo":
-        return echo_text(argv[1:])
-    if name == "printf":
-        return printf_text(argv[1:])
-    if name == "cat" and pipe.stdin is not None and all(a.startswith("-") for a in argv[1:]):
-        return pipe.stdin
-    return None

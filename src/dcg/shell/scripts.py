@@ -20,8 +20,7 @@ from dcg.shell.unwrap import normalize
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
+    from dcg.shell.limits import Files
     from dcg.shell.unwrap import Work
     from dcg.shell.words import Token
 
@@ -42,47 +41,36 @@ def interpreter_lang(name: str) -> str | None:
     return _SHEBANG.get(name)
 
 
-class Files:
-    """File access for one parse: the payload cwd, the keyword test, what was read."""
+def where(files: Files, path: str, here: str | None) -> str | None:
+    """The absolute path of ``path`` for a command run in ``here`` (the walker's cd)."""
+    if path.startswith("~/") or path == "~":
+        from dcg.targets import home
 
-    __slots__ = ("called", "cwd", "read_count", "seen", "wanted")
-
-    def __init__(self, cwd: str | None, wanted: Callable[[str], bool]) -> None:
-        self.cwd = cwd or ""
-        self.wanted = wanted
-        self.seen: dict[str, str | None] = {}
-        self.read_count = 0
-        self.called: set[str] = set()  # functions whose bodies were judged already
-
-    def where(self, path: str, here: str | None) -> str | None:
-        """The absolute path of ``path`` for a command run in ``here`` (the walker's cd)."""
-        if path.startswith("~/") or path == "~":
+        return os.path.normpath(home() + path[1:])
+    if path.startswith("/"):
+        return os.path.normpath(path)
+    base = files.cwd
+    if here and here != "\x00?":
+        if here.startswith("~"):
             from dcg.targets import home
 
-            return os.path.normpath(home() + path[1:])
-        if path.startswith("/"):
-            return os.path.normpath(path)
-        base = self.cwd
-        if here and here != "\x00?":
-            if here.startswith("~"):
-                from dcg.targets import home
+            here = home() + here[1:]
+        base = os.path.join(base, here) if base else here
+    if not base.startswith("/"):
+        return None
+    return os.path.normpath(os.path.join(base, path))
 
-                here = home() + here[1:]
-            base = os.path.join(base, here) if base else here
-        if not base.startswith("/"):
-            return None
-        return os.path.normpath(os.path.join(base, path))
 
-    def read(self, where: str) -> str | None:
-        """The text of a regular file (``TOO_BIG`` past the bound, None if unreadable)."""
-        if where in self.seen:
-            return self.seen[where]
-        text: str | None = None
-        if self.read_count < MAX_FILES:
-            self.read_count += 1
-            text = _read(where)
-        self.seen[where] = text
-        return text
+def read(files: Files, path: str) -> str | None:
+    """The text of a regular file (``TOO_BIG`` past the bound, None if unreadable)."""
+    if path in files.seen:
+        return files.seen[path]
+    text: str | None = None
+    if files.read_count < MAX_FILES:
+        files.read_count += 1
+        text = _read(path)
+    files.seen[path] = text
+    return text
 
 
 def _read(path: str) -> str | None:

@@ -2,22 +2,12 @@
 
 from __future__ import annotations
 
-from dcg.shell import (
-    arith,
-    clients,
-    context,
-    gitargs,
-    opaque,
-    payloads,
-    running,
-    unwrap,
-    wrappers,
-)
+from dcg.shell import clients, context, gitargs, opaque, payloads, unwrap, wrappers
 from dcg.shell.command import Command
 from dcg.shell.lexer import lex
 from dcg.shell.limits import MAX_DEPTH, MAX_SIZE, Budget, TooComplex
 from dcg.shell.parser import OPAQUE, split
-from dcg.shell.static import echo_text, printf_text
+from dcg.shell.static import piped_text, static_output
 from dcg.shell.words import Heredoc, expand
 
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
@@ -25,8 +15,8 @@ TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from dcg.shell.limits import Files
     from dcg.shell.parser import Simple
-    from dcg.shell.scripts import Files
     from dcg.shell.words import Token, Word
 
 _DECLARE = frozenset(("export", "declare", "typeset", "local", "readonly"))
@@ -113,7 +103,7 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
 
     def sub_text(word: Word, k: int) -> str | None:
         payload = word.subs[k][1]
-        return None if isinstance(payload, str) else _static_output(payload, env)
+        return None if isinstance(payload, str) else static_output(payload, env)
 
     for word in simple.assigns:
         fields, dyn = expand(word, env, sub_text, split=False)
@@ -147,10 +137,14 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
         redirects.append((op, text))
     simple.fields = argv
     simple.stdin = stdin
-    running.remember_written(simple, redirects, env)
+    if any(">" in op for op, _ in redirects) or (argv and unwrap.normalize(argv[0]) in _WRITERS):
+        from dcg.shell import running
+
+        running.remember_written(simple, redirects, env)
     if (argv and argv[0] in _DECLARE) or argv[:1] == ["read"]:
         _declare(argv, dyns, env)
-    _values_as_code(simple, argv, ctx, out, sub_text)
+    if _values_need_a_look(simple, argv, env):
+        _values_as_code(simple, argv, ctx, out, sub_text)
     if argv[:1] == ["set"] and len(argv) > 1 and (argv[1] == "--" or argv[1][:1] not in "-+"):
         set_positional(env, argv[2:] if argv[1] == "--" else argv[1:])
     if not argv:
@@ -164,7 +158,7 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
     pipe = simple.pipe_in
     if pipe is not None:
         work.piped = True
-        work.fed = None if pipe is OPAQUE else _piped_text(pipe)
+        work.fed = None if pipe is OPAQUE else piped_text(pipe)
         work.feeder = unwrap.normalize(pipe.fields[0]) if pipe.fields else ""
         if work.feeder == "cat" and pipe is not OPAQUE:
             work.feed_files = [a for a in pipe.fields[1:] if not a.startswith("-")]
@@ -179,6 +173,23 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
         out.append(opaque.command(why, ctx.via))
 
 
+# Commands whose writes the walker remembers besides redirections (tee, copies, fetches).
+_WRITERS = frozenset(("tee", "cp", "mv", "install", "ln", *opaque.FETCHERS))
+_ARITH_WORDS = frozenset(("let", "declare", "typeset", "local", "read", "mapfile", "readarray"))
+
+
+def _values_need_a_look(simple: Simple, argv: list[str], env: dict[str, str | None]) -> bool:
+    """Cheap test before dcg.shell.arith is imported: could a value run as code here?"""
+    if simple.extra or (argv and argv[0] in _ARITH_WORDS) or "\x00int" in env:
+        return True
+    if any(w.subs for w in simple.assigns):
+        return True
+    words = simple.words
+    if words and len(words[0].parts) == 1 and words[0].parts[0][0] == "v":
+        return True
+    return any(p[0] == "x" and p[2].startswith("$((") for w in words for p in w.parts)
+
+
 def _values_as_code(
     simple: Simple,
     argv: list[str],
@@ -187,6 +198,8 @@ def _values_as_code(
     sub_text: Callable[[Word, int], str | None],
 ) -> None:
     """Arithmetic that runs a value's a[$(…)], a command word split from an unknown."""
+    from dcg.shell import arith
+
     env = ctx.env
     arith.note_origins(simple, argv, env)
 
@@ -312,7 +325,11 @@ def _command(
         )
     )
     # `cat FILE | sh` reads FILE: once it was read and judged, it is not opaque.
-    seen = not work.dyns[0] and running.run(work, raw, ctx, out, WALKER)
+    seen = False
+    if not work.dyns[0] and _may_run_a_file(work.argv[0], raw, ctx):
+        from dcg.shell import running
+
+        seen = running.run(work, raw, ctx, out, WALKER)
     if work.opaque is not None and not (seen and work.feed_files):
         ctx.budget.command()
         out.append(opaque.command(work.opaque, work.via))
@@ -379,6 +396,20 @@ def _embedded(lang: str, code: str, ctx: Ctx, out: list[Command]) -> None:
             continue
         child = Ctx((*via, label), ctx.depth, dict(ctx.env), ctx.budget, ctx.files, ctx.funcs)
         run_text(line, child, out)
+
+
+# Commands that run a file, a package script or a recipe (dcg.shell.running).
+_RUNNERS = frozenset((*payloads.SHELLS, "source", ".", "node", "nodejs", "bun", "ruby", "perl",
+                      "php", "npm", "pnpm", "yarn", "make", "gmake", "just"))  # fmt: skip
+
+
+def _may_run_a_file(name: str, raw: str, ctx: Ctx) -> bool:
+    return (
+        name in _RUNNERS
+        or name.startswith("python")
+        or ("/" in raw and not raw.endswith("/"))
+        or name in ctx.funcs
+    )
 
 
 class _Walker:
@@ -459,29 +490,3 @@ def _declare(argv: list[str], dyns: list[bool], env: dict[str, str | None]) -> N
         if name.startswith("-") or not name:
             continue
         env[name] = None if dyn or not eq or argv[0] == "read" else value
-
-
-def _static_output(tokens: list[Token], env: dict[str, str | None]) -> str | None:
-    """The output of $(echo WORDS), $(printf %s WORD) or $(mktemp …), when it is known."""
-    args: list[str] = []
-    for kind, _, word, _ in tokens:
-        if kind != "w" or word is None:
-            return None
-        fields, dyn = expand(word, env, lambda _w, _k: None)
-        if dyn:
-            return None
-        args.extend(fields)
-    if not args:
-        return None
-    if args[0] == "echo":
-        return echo_text(args[1:])
-    if args[0] == "printf":
-        return printf_text(args[1:])
-    if args[0] == "mktemp":
-        from dcg.targets import mktemp_output
-
-        return mktemp_output(args[1:])
-    return None
-
-
-_piped_text = running.piped_text
