@@ -77,6 +77,7 @@ def expressions(
         name, eq, value = a.partition("=")
         if not name.startswith("-"):
             env[INTEGER + name] = ""
+            env["\x00int"] = ""  # the walker's cheap test: some variable is an integer
             if eq:
                 out.append((value, True))
     for word in simple.assigns:
