@@ -13,6 +13,7 @@ if TYPE_CHECKING:
 
     from dcg.model import Match, Pack, Rule
     from dcg.shell.command import Command
+    from dcg.shell.limits import Files
 
 # Characters the shell removes or that split a word without the word changing meaning
 # (`g'i't`, `\rm`, `"git"`); removing them before the keyword scan keeps the prefilter
@@ -200,7 +201,11 @@ class Evaluation(Frozen):
 
 
 def parse_line(
-    line: str, shell: str, deadline: float | None, cwd: str | None = None
+    line: str,
+    shell: str,
+    deadline: float | None,
+    cwd: str | None = None,
+    files: Files | None = None,
 ) -> list[Command]:
     if shell == "powershell":
         from dcg.shell import parse_powershell
@@ -208,7 +213,18 @@ def parse_line(
         return parse_powershell(line, deadline=deadline, cwd=cwd)
     from dcg.shell import parse
 
-    return parse(line, deadline=deadline, cwd=cwd)
+    return parse(line, deadline=deadline, cwd=cwd, files=files)
+
+
+def script_files(cwd: str | None, pack_ids: Sequence[str]) -> Files:
+    """File access for a parse: scripts are judged only when their text has a keyword."""
+    from dcg.shell.limits import Files
+
+    def wanted(text: str) -> bool:
+        scan = scan_text(text)
+        return bool(candidate_packs(scan, pack_ids)) or mentions_powershell(scan)
+
+    return Files(cwd, wanted)
 
 
 def evaluate(
@@ -219,10 +235,13 @@ def evaluate(
     shell: str = "bash",
     deadline: float | None = None,
     quiet_rules: frozenset[str] = frozenset(),
+    read_files: bool = False,
 ) -> Evaluation:
     """Evaluate a command line against the enabled packs.
 
     ``quiet_rules`` are rule ids left out (opt-in rules of packs on only by default).
+    With ``read_files`` the script files, package scripts and recipes the line runs are
+    read (relative to ``cwd``) and judged too; ``dcg scan`` reads those files itself.
 
     Raises ``dcg.shell.TooComplex`` when the line exceeds a parsing bound; the caller
     decides (the hook stops such a line when a keyword of an enabled pack occurs).
@@ -239,7 +258,8 @@ def evaluate(
     # Imported here, not at the top: a line without a keyword never needs the rule model.
     from dcg.model import SEVERITY_RANK, Match
 
-    commands = parse_line(line, shell, deadline, cwd)
+    files = script_files(cwd, pack_ids) if read_files else None
+    commands = parse_line(line, shell, deadline, cwd, files)
     if deadline is not None:
         _check_deadline(deadline)
     matches: list[Match] = []

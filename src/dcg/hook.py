@@ -333,6 +333,7 @@ def run_engine(request: HookRequest, cfg: Config, deadline: float) -> Evaluation
             shell=request.shell,
             deadline=deadline,
             quiet_rules=cfg.quiet_rules,
+            read_files=True,
         )
     except TooComplex as exc:
         if not candidate_packs(scan_text(request.command), cfg.packs):

@@ -170,8 +170,8 @@ PAYLOADS = [
     pytest.param("script -qc 'git clean -fdx' /dev/null", ("git", "clean", "-fdx"), ("script -c",), id="script-c"),
     pytest.param("awk 'BEGIN { system(\"rm -rf src\") }'", ("rm", "-rf", "src"), ("awk system()",), id="awk-system"),
     pytest.param("git -c alias.x='!rm -rf src' x", ("rm", "-rf", "src"), ("git alias",), id="git-shell-alias"),
-    pytest.param("echo 'rm -rf src' > /tmp/x.sh && sh /tmp/x.sh", ("rm", "-rf", "src"), ("script written on this line (/tmp/x.sh)",), id="write-then-run"),
-    pytest.param("cat <<'EOF' > run.sh\nrm -rf lib\nEOF\nbash run.sh", ("rm", "-rf", "lib"), ("script written on this line (run.sh)",), id="heredoc-then-run"),
+    pytest.param("echo 'rm -rf src' > /tmp/x.sh && sh /tmp/x.sh", ("rm", "-rf", "src"), ("in /tmp/x.sh (written on this line) line 1",), id="write-then-run"),
+    pytest.param("cat <<'EOF' > run.sh\nrm -rf lib\nEOF\nbash run.sh", ("rm", "-rf", "lib"), ("in run.sh (written on this line) line 1",), id="heredoc-then-run"),
 ]  # fmt: skip
 
 

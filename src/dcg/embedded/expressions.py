@@ -14,7 +14,7 @@ from dcg.embedded.actions import MAX_DEPTH, MAX_NEST, Limit, Sink
 from dcg.embedded.helpers import helper
 from dcg.embedded.lexer import tokenize
 from dcg.embedded.render import command_line, rm_line
-from dcg.embedded.values import DYN, PathValue, Ref, as_str, concat, env, join, text
+from dcg.embedded.values import DYN, MARKERS, PathValue, Ref, as_str, concat, env, join, text
 
 TYPE_CHECKING = False  # typing is not imported at run time: it costs start-up time
 if TYPE_CHECKING:
@@ -402,9 +402,12 @@ class Expressions:
             if act.kind == "eval":
                 pos = len(args) - 1 if act.pos < 0 else act.pos
                 code = text(args[pos]) if 0 <= pos < len(args) else None
-                if code is not None and self.depth < MAX_DEPTH:
+                if code is not None and not _marked(code) and self.depth < MAX_DEPTH:
                     # A scanner of the same kind, one level deeper (scanner.run's work).
                     type(self)(lang, self.sink, self.depth + 1).run(code)
+                elif 0 <= pos < len(args):
+                    # Code computed at run time (a decoded string, pack("H*"), a variable).
+                    self.sink.emit(f"{lang.name} {qual}", "'<dynamic>' code")
             elif act.kind == "walker":
                 if len(args) > act.pos:
                     self.roots.append(args[act.pos])
@@ -430,3 +433,8 @@ class Expressions:
             root = self.roots.pop()
             self.sink.emit(f"{self.lang.name} recursive delete", rm_line("rm -rf", [root]))
         self.sink.emit(label, line)
+
+
+def _marked(code: str) -> bool:
+    """The code holds an environment variable's value or text not known statically."""
+    return any(m in code for m in MARKERS)

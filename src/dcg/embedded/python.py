@@ -13,6 +13,7 @@ from dcg.embedded.helpers import helper
 from dcg.embedded.render import rm_line
 from dcg.embedded.values import (
     DYN,
+    MARKERS,
     TMP,
     PathValue,
     Ref,
@@ -311,6 +312,8 @@ class _Visitor:
             if callee == "getattr" and len(args) >= 2:
                 attr = text(self.eval(args[1]))
                 owner = self.ref(args[0])
+                if owner in _RUNNERS and not attr:
+                    return _COMPUTED  # getattr(os, 'metsys'[::-1]): a name dcg cannot know
                 return f"{owner}.{attr}" if owner and attr and attr.isidentifier() else None
             if callee is not None and HELPERS.get(callee) == "module":
                 v = self.eval(node)
@@ -433,13 +436,17 @@ class _Visitor:
     def visit_Call(self, node: ast.Call) -> None:
         self.sink.tick()
         q = self.ref(node.func)
+        if q == _COMPUTED or _namespace_lookup(self, node.func):
+            self.sink.emit("python computed name", "'<dynamic>' code")
         act = CALLS.get(q) if q else None
         if act is not None and q is not None:
             args, kwargs = self.args(node)
             if act.kind == "eval":
                 code = text(args[0]) if args else None
-                if code is not None and self.depth < MAX_DEPTH:
+                if code is not None and not _marked(code) and self.depth < MAX_DEPTH:
                     analyze(code, self.sink, self.depth + 1)
+                elif args:  # code computed at run time: decoded bytes, a variable
+                    self.sink.emit(f"python {q}", "'<dynamic>' code")
             elif act.kind == "chdir":
                 self.cwd = actions.chdir(self.cwd, act, args, kwargs)
             else:
@@ -466,3 +473,26 @@ class _Visitor:
                 if root != DYN:
                     self.sink.emit("python recursive delete", rm_line("rm -rf", [root]))
             self.sink.emit(label, line)
+
+
+# Modules whose attributes run commands or code: a call through a name computed at run
+# time on one (getattr(os, x), vars(os)[x], os.__dict__[x], globals()[x]) is opaque.
+_RUNNERS = frozenset(("os", "subprocess", "shutil", "pty", "posix", "builtins", "importlib",
+                      "commands", "platform", "sys"))  # fmt: skip
+_COMPUTED = "\x00computed"
+
+
+def _namespace_lookup(visitor: _Visitor, func: ast.expr) -> bool:
+    holder = func.value if isinstance(func, ast.Subscript) else None
+    if isinstance(holder, ast.Attribute) and holder.attr == "__dict__":
+        return visitor.ref(holder.value) in _RUNNERS
+    if isinstance(holder, ast.Call) and isinstance(holder.func, ast.Name):
+        name = holder.func.id
+        return name in ("globals", "locals") or (
+            name == "vars" and bool(holder.args) and visitor.ref(holder.args[0]) in _RUNNERS
+        )
+    return False
+
+
+def _marked(code: str) -> bool:
+    return any(m in code for m in MARKERS)  # an environment value, or text not known

@@ -54,3 +54,47 @@ def commands(path: str, text: str) -> list[Found]:
             for found in split(stripped, path=path, source="justfile", label=name, line=number):
                 out.append(Found(path, found.line, column, found.text, "justfile", name))
     return out
+
+
+def dependencies(text: str) -> tuple[list[str], dict[str, list[str]]]:
+    """Recipe names in file order, and each recipe's dependencies (``build: clean test``)."""
+    order: list[str] = []
+    deps: dict[str, list[str]] = {}
+    for line in text.split("\n"):
+        name = _header(line)
+        if name is None or name in deps:
+            continue
+        order.append(name)
+        rest = line[line.find(":") + 1 :].split("#", 1)[0]
+        found: list[str] = []
+        for word in rest.replace("&&", " ").split():
+            word = word.strip("()")
+            if word and (word[0].isalpha() or word[0] == "_"):
+                found.append(word)
+        deps[name] = found
+    return order, deps
+
+
+def plan(text: str, recipe: str, path: str = "justfile") -> list[Found] | None:
+    """The body lines ``just RECIPE`` runs, dependencies first (the first recipe if none)."""
+    order, deps = dependencies(text)
+    if not recipe:
+        recipe = order[0] if order else ""
+    if recipe not in deps:
+        return None
+    bodies: dict[str, list[Found]] = {}
+    for found in commands(path, text):
+        bodies.setdefault(found.label, []).append(found)
+    out: list[Found] = []
+    done: set[str] = set()
+
+    def visit(name: str, depth: int) -> None:
+        if name in done or depth > 32:
+            return
+        done.add(name)
+        for dep in deps.get(name, ()):
+            visit(dep, depth + 1)
+        out.extend(bodies.get(name, ()))
+
+    visit(recipe, 0)
+    return out

@@ -101,8 +101,20 @@ def _expand(text: str, variables: dict[str, str], depth: int = 0) -> str:
 
 def recipes(text: str, path: str = "Makefile") -> dict[str, list[Found]]:
     """Every rule's recipe lines, by target (a rule with several targets is listed under each)."""
+    return rules(text, path)[0]
+
+
+def rules(
+    text: str, path: str = "Makefile", overrides: dict[str, str] | None = None
+) -> tuple[dict[str, list[Found]], dict[str, list[str]]]:
+    """Every rule's recipe lines and prerequisites, by target, in file order.
+
+    ``overrides`` are variables set on make's command line (``make clean DIR=/``): they
+    win over the file's assignments, as in make.
+    """
     variables: dict[str, str] = {}
     rules: dict[str, list[Found]] = {}
+    deps: dict[str, list[str]] = {}
     current: list[str] = []
     for number, line in _logical(text):
         if line.startswith("\t"):
@@ -133,8 +145,10 @@ def recipes(text: str, path: str = "Makefile") -> dict[str, list[Found]]:
         targets = code[:colon].split()
         rest = code[colon:].lstrip(":")
         current = [t for t in targets if not t.startswith(".") or "/" in t]
+        prereqs = [d for d in rest.split(";", 1)[0].split() if d != "|"]
         for target in current:
             rules.setdefault(target, [])
+            deps.setdefault(target, []).extend(prereqs)
         if ";" in rest:
             after = rest.split(";", 1)[1]
             inline = after.strip()
@@ -142,14 +156,53 @@ def recipes(text: str, path: str = "Makefile") -> dict[str, list[Found]]:
                 column = line.index(";") + 2 + len(after) - len(after.lstrip())
                 for target in current:
                     rules[target].append(Found(path, number, column, inline, "makefile", target))
+    variables.update(overrides or {})
     # Make expands a recipe when it runs it, with every variable of the file known.
-    return {
+    expanded = {
         target: [
             Found(f.path, f.line, f.column, _expand(f.text, variables), f.source, f.label)
             for f in found
         ]
         for target, found in rules.items()
     }
+    return expanded, {t: [_expand(d, variables) for d in ds] for t, ds in deps.items()}
+
+
+def plan(
+    text: str,
+    targets: list[str],
+    path: str = "Makefile",
+    overrides: dict[str, str] | None = None,
+    limit: int = 200,
+) -> list[Found] | None:
+    """The recipe lines ``make TARGETS`` runs, prerequisites first (each target once).
+
+    With no target, make builds the first one in the file. None when a named target has
+    no rule (make stops there, unless a file of that name exists).
+    """
+    recipe, deps = rules(text, path, overrides)
+    if not targets:
+        first = [t for t in recipe if "%" not in t]
+        targets = first[:1]
+    out: list[Found] = []
+    done: set[str] = set()
+
+    def visit(target: str, depth: int) -> None:
+        if target in done or depth > 32 or len(out) > limit:
+            return
+        done.add(target)
+        for dep in deps.get(target, ()):
+            visit(dep, depth + 1)
+        out.extend(recipe.get(target, ()))
+
+    if any(t not in recipe for t in targets) and not out:
+        known = [t for t in targets if t in recipe]
+        if not known:
+            return None
+        targets = known
+    for target in targets:
+        visit(target, 0)
+    return out
 
 
 def resolve(text: str, target: str) -> list[str] | None:

@@ -98,6 +98,30 @@ REGISTRY: tuple[tuple[str, tuple[str, ...]], ...] = (
             "execl",
             "eval",
             "shell",
+            # Commands that run a script file or a shell escape dcg reads before it runs
+            # (python3 FILE, . FILE, just RECIPE, vim -c '!…', sqlite3 '.shell', tclsh)
+            # and arithmetic evaluation that can run a[$(…)] (let, declare -i). Not
+            # "bash ": payloads name their tool "bash".
+            ". ",
+            "python",
+            "node",
+            "ruby",
+            "perl",
+            "php",
+            "just",
+            "tclsh",
+            "wish",
+            "expect",
+            "sqlite3",
+            "vim",
+            "nvim",
+            "vi ",
+            "ex ",
+            "let",
+            "declare",
+            "typeset",
+            "local ",
+            "((",
         ),
     ),
     # --- optional packs ---

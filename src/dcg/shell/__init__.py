@@ -12,14 +12,25 @@ from __future__ import annotations
 from dcg.shell.command import Command
 from dcg.shell.limits import TooComplex
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from dcg.shell.limits import Files
+
 __all__ = ["Command", "TooComplex", "parse", "parse_powershell"]
 
 
-def parse(line: str, *, deadline: float | None = None, cwd: str | None = None) -> list[Command]:
-    """``cwd``, where the line runs, is where git looks for its repository's config."""
+def parse(
+    line: str,
+    *,
+    deadline: float | None = None,
+    cwd: str | None = None,
+    files: Files | None = None,
+) -> list[Command]:
+    """``cwd``, where the line runs, is where git looks for its repository's config;
+    ``files`` (None: nothing is read) lets the walker read the scripts the line runs."""
     from dcg.shell.walk import parse as posix
 
-    return posix(line, deadline, cwd)
+    return posix(line, deadline, cwd, files)
 
 
 def parse_powershell(

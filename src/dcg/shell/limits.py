@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import time
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 # Levels of $( … ), backticks, bash -c, eval, ssh payloads, subshells and braces together.
 MAX_DEPTH = 16
 # Characters of one command line handed to ``parse``.
@@ -45,3 +49,17 @@ class Budget:
         self.commands += 1
         if self.commands > MAX_COMMANDS:
             raise TooComplex(f"more than {MAX_COMMANDS} simple commands")
+
+
+class Files:
+    """File access for one parse (dcg.shell.scripts reads through it): the payload cwd,
+    the keyword test a script's text must pass, what was read, functions judged."""
+
+    __slots__ = ("called", "cwd", "read_count", "seen", "wanted")
+
+    def __init__(self, cwd: str | None, wanted: Callable[[str], bool]) -> None:
+        self.cwd = cwd or ""
+        self.wanted = wanted
+        self.seen: dict[str, str | None] = {}
+        self.read_count = 0
+        self.called: set[str] = set()

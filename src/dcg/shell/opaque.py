@@ -121,3 +121,21 @@ def installer_subs(simple: Simple) -> bool:
                 return False
             names.extend(sub_programs(payload))
     return bool(names) and all(n in FETCHERS or n in SETUP or n in LOOKUPS for n in names)
+
+
+def whole_unknown(script: str, env: dict[str, str | None]) -> str | None:
+    """``the value of $P`` when a shell script is nothing but one variable's value
+    (``echo "$P" | sh``, ``sh -c "$P"``, ``eval "$P"``): what runs cannot be seen.
+
+    A variable set on the line from a tool's own setup output (``x="$(conda shell.bash
+    hook)"; eval "$x"``) is that tool's documented use, not hidden code.
+    """
+    t = script.strip().strip('"')
+    if t[:1] != "$" or len(t) < 2:
+        return None
+    name = t[2:-1] if t.startswith("${") and t.endswith("}") else t[1:]
+    if name in env and not env.get("\x00from:" + name):
+        return None
+    if name.replace("_", "a").isalnum() or name in ("@", "*") or name.isdigit():
+        return f"the value of ${name}"
+    return None

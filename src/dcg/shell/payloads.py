@@ -185,6 +185,10 @@ def _awk(w: Work) -> None:
                     end += 2 if program[end] == "\\" else 1
                 w.payloads.append(("sh", "awk system()", program[j + 1 : end], []))
             i = program.find("system(", j)
+        if "system" in program or "|" in program:
+            from dcg.shell import escapes
+
+            escapes.awk_escapes(w, program)
 
 
 def _container(w: Work) -> None:
@@ -320,6 +324,18 @@ def _interpreter(
     return handle
 
 
+def _escape(name: str) -> Callable[[Work], None]:
+    """A handler of dcg.shell.escapes, imported only when such a tool runs."""
+
+    def handle(w: Work) -> None:
+        from dcg.shell import escapes
+
+        handler: Callable[[Work], None] = getattr(escapes, name)
+        handler(w)
+
+    return handle
+
+
 _PYTHON = _interpreter("python", "c", "WXQ", "m")
 HANDLERS: dict[str, Callable[[Work], None]] = {
     **{name: _shell for name in SHELLS},
@@ -344,6 +360,9 @@ HANDLERS: dict[str, Callable[[Work], None]] = {
     "gawk": _awk,
     "mawk": _awk,
     "nawk": _awk,
+    **{name: _escape("vim") for name in ("vim", "vi", "ex", "nvim", "view", "gvim", "vimdiff")},
+    "sqlite3": _escape("sqlite"),
+    **{name: _escape("tcl") for name in ("tclsh", "wish", "expect", "tclsh8.6", "jimsh")},
     "pypy": _PYTHON,
     "pypy3": _PYTHON,
     "node": _interpreter("javascript", "ep", "rC", "", ("eval", "print")),

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
+if TYPE_CHECKING:
+    from dcg.shell.parser import Simple
+    from dcg.shell.words import Token
+
 _ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", "r": "\r", "a": "\a", "v": "\v", "f": "\f"}
 
 
@@ -75,3 +80,42 @@ def unescape(text: str) -> str:
             out.append(c)
             i += 1
     return "".join(out)
+
+
+def piped_text(pipe: Simple) -> str | None:
+    argv = pipe.fields
+    from dcg.shell.unwrap import normalize
+
+    name = normalize(argv[0]) if argv else ""
+    if name == "echo":
+        return echo_text(argv[1:])
+    if name == "printf":
+        return printf_text(argv[1:])
+    if name == "cat" and pipe.stdin is not None and all(a.startswith("-") for a in argv[1:]):
+        return pipe.stdin
+    return None
+
+
+def static_output(tokens: list[Token], env: dict[str, str | None]) -> str | None:
+    """The output of $(echo WORDS), $(printf %s WORD) or $(mktemp …), when it is known."""
+    from dcg.shell.words import expand
+
+    args: list[str] = []
+    for kind, _, word, _ in tokens:
+        if kind != "w" or word is None:
+            return None
+        fields, dyn = expand(word, env, lambda _w, _k: None)
+        if dyn:
+            return None
+        args.extend(fields)
+    if not args:
+        return None
+    if args[0] == "echo":
+        return echo_text(args[1:])
+    if args[0] == "printf":
+        return printf_text(args[1:])
+    if args[0] == "mktemp":
+        from dcg.targets import mktemp_output
+
+        return mktemp_output(args[1:])
+    return None

@@ -15,8 +15,9 @@ if TYPE_CHECKING:
 class Work:
     """A simple command being unwrapped and classified; becomes a Command."""
 
-    __slots__ = ("argv", "assigns", "data", "dynamic", "dyns", "fed", "feeder", "feeder_argv",
-                 "infile", "installer", "opaque", "payloads", "piped", "positional", "stdin",
+    __slots__ = ("argv", "assigns", "data", "dynamic", "dyns", "fed", "feed_files", "feeder",
+                 "feeder_argv", "infile", "installer", "opaque", "payloads", "piped",
+                 "positional", "stdin",
                  "via")  # fmt: skip
 
     def __init__(
@@ -33,6 +34,7 @@ class Work:
         self.fed: str | None = None  # the text that pipe carries, when known
         self.feeder = ""  # the command word of the command feeding that pipe
         self.feeder_argv: list[str] = []  # and its words
+        self.feed_files: list[str] = []  # the files `cat FILE… |` feeds into the pipe
         # What will run but cannot be seen (decoded text piped into a shell, a computed
         # script, a shell escape fed a computed string): becomes a core.shell finding.
         self.opaque: str | None = None

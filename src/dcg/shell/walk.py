@@ -7,40 +7,62 @@ from dcg.shell.command import Command
 from dcg.shell.lexer import lex
 from dcg.shell.limits import MAX_DEPTH, MAX_SIZE, Budget, TooComplex
 from dcg.shell.parser import OPAQUE, split
-from dcg.shell.static import echo_text, printf_text
+from dcg.shell.shellvars import CHDIR as _CHDIR
+from dcg.shell.shellvars import CWD as _CWD
+from dcg.shell.shellvars import chdir as _chdir
+from dcg.shell.shellvars import declare as _declare
+from dcg.shell.shellvars import home_only as _home_only
+from dcg.shell.shellvars import set_positional
+from dcg.shell.static import piped_text, static_output
 from dcg.shell.words import Heredoc
 from dcg.shell.words import expand as expand_word
 
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from dcg.shell.limits import Files
     from dcg.shell.parser import Simple
     from dcg.shell.words import Token, Word
 
 _DECLARE = frozenset(("export", "declare", "typeset", "local", "readonly"))
 
 
-def parse(line: str, deadline: float | None, cwd: str | None = None) -> list[Command]:
-    """The simple commands of a POSIX shell line (what :func:`dcg.shell.parse` returns);
-    ``cwd`` is where it runs (git reads its repository's config from there)."""
+def parse(
+    line: str, deadline: float | None, cwd: str | None = None, files: Files | None = None
+) -> list[Command]:
+    """The simple commands of a POSIX shell line (what :func:`dcg.shell.parse` returns).
+
+    ``cwd`` is where it runs (git reads its repository's config from there). With
+    ``files``, script files, package scripts and recipes the line runs are read and
+    judged too (:mod:`dcg.shell.running`); without, nothing is read from disk.
+    """
     if len(line) > MAX_SIZE:
         raise TooComplex(f"command line longer than {MAX_SIZE} characters")
     out: list[Command] = []
     env: dict[str, str | None] = {gitalias.BASE: cwd} if cwd else {}
     try:
-        run_text(line, Ctx((), 0, env, Budget(deadline)), out)
+        run_text(line, Ctx((), 0, env, Budget(deadline), files, {}), out)
     except RecursionError:
         raise TooComplex("nesting too deep") from None
     return out
 
 
 class Ctx:
-    """Where a token list came from: provenance, nesting depth, known variables."""
+    """Where a token list came from: provenance, nesting depth, known variables, file
+    access (None: read nothing) and the functions scripts read on this line defined."""
 
-    __slots__ = ("budget", "depth", "env", "via")
+    __slots__ = ("budget", "depth", "env", "files", "funcs", "via")
 
     def __init__(
-        self, via: tuple[str, ...], depth: int, env: dict[str, str | None], budget: Budget
+        self,
+        via: tuple[str, ...],
+        depth: int,
+        env: dict[str, str | None],
+        budget: Budget,
+        files: Files | None = None,
+        funcs: dict[str, tuple[str, list[tuple[int, list[Token]]]]] | None = None,
     ) -> None:
         if depth > MAX_DEPTH:
             raise TooComplex(f"nesting deeper than {MAX_DEPTH}")
@@ -48,9 +70,15 @@ class Ctx:
         self.depth = depth
         self.env = env
         self.budget = budget
+        self.files = files
+        self.funcs = {} if funcs is None else funcs
 
     def child(self, via: tuple[str, ...]) -> Ctx:
-        return Ctx(via, self.depth + 1, dict(self.env), self.budget)
+        return Ctx(via, self.depth + 1, dict(self.env), self.budget, self.files, self.funcs)
+
+    def shared(self, via: tuple[str, ...]) -> Ctx:
+        """A nested context in the same shell: variables and cd carry back (source)."""
+        return Ctx(via, self.depth + 1, self.env, self.budget, self.files, self.funcs)
 
 
 def run_text(text: str, ctx: Ctx, out: list[Command]) -> None:
@@ -86,7 +114,7 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
 
     def sub_text(word: Word, k: int) -> str | None:
         payload = word.subs[k][1]
-        return None if isinstance(payload, str) else _static_output(payload, env)
+        return None if isinstance(payload, str) else static_output(payload, env)
 
     for word in simple.assigns:
         fields, dyn = expand_word(word, env, sub_text, split=False)
@@ -130,9 +158,14 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
         redirects.append((op, text))
     simple.fields = argv
     simple.stdin = stdin
-    _remember_written(simple, redirects, env)
+    if any(">" in op for op, _ in redirects) or (argv and unwrap.normalize(argv[0]) in _WRITERS):
+        from dcg.shell import running
+
+        running.remember_written(simple, redirects, env)
     if (argv and argv[0] in _DECLARE) or argv[:1] == ["read"]:
         _declare(argv, dyns, env)
+    if _values_need_a_look(simple, argv, env):
+        _values_as_code(simple, argv, ctx, out, sub_text)
     if argv[:1] == ["set"] and len(argv) > 1 and (argv[1] == "--" or argv[1][:1] not in "-+"):
         set_positional(env, argv[2:] if argv[1] == "--" else argv[1:])
     if not argv:
@@ -151,9 +184,11 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
     pipe = simple.pipe_in
     if pipe is not None:
         work.piped = True
-        work.fed = None if pipe is OPAQUE else _piped_text(pipe)
+        work.fed = None if pipe is OPAQUE else piped_text(pipe)
         work.feeder = unwrap.normalize(pipe.fields[0]) if pipe.fields else ""
         work.feeder_argv = pipe.fields
+        if work.feeder == "cat" and pipe is not OPAQUE:
+            work.feed_files = [a for a in pipe.fields[1:] if not a.startswith("-")]
     work.installer = opaque.installer_subs(simple)
     for op, path in redirects:
         if op == "<":
@@ -163,78 +198,53 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
     if why is not None:
         ctx.budget.command()
         out.append(opaque.command(why, ctx.via))
-    _run_written(argv, dyns, ctx, out)
 
 
-# The directory `cd`/`pushd` moved to earlier on the line, kept in the variable table
-# (dcg.selfguard resolves it against the payload cwd); _UNKNOWN when it cannot be known.
-_CWD = "\x00cwd"
-_UNKNOWN = "\x00?"
-_CHDIR = frozenset(("cd", "pushd", "popd"))
+# Commands whose writes the walker remembers besides redirections (tee, copies, fetches).
+_WRITERS = frozenset(("tee", "cp", "mv", "install", "ln", *opaque.FETCHERS))
+_ARITH_WORDS = frozenset(("let", "declare", "typeset", "local", "read", "mapfile", "readarray"))
 
 
-def _home_only(word: str) -> bool:
-    """`$HOME/…` with no other expansion: dcg.selfguard knows what HOME is."""
-    for prefix in ("$HOME", "${HOME}"):
-        if word == prefix or word.startswith(prefix + "/"):
-            return "$" not in word[len(prefix) :] and "`" not in word
-    return False
+def _values_need_a_look(simple: Simple, argv: list[str], env: dict[str, str | None]) -> bool:
+    """Cheap test before dcg.shell.arith is imported: could a value run as code here?"""
+    if simple.extra or (argv and argv[0] in _ARITH_WORDS) or "\x00int" in env:
+        return True
+    if any(w.subs for w in simple.assigns):
+        return True
+    words = simple.words
+    if words and len(words[0].parts) == 1 and words[0].parts[0][0] == "v":
+        return True
+    return any(p[0] == "x" and p[2].startswith("$((") for w in words for p in w.parts)
 
 
-def _chdir(argv: list[str], dyns: list[bool], env: dict[str, str | None]) -> None:
-    args = [(a, d) for a, d in zip(argv[1:], dyns[1:], strict=True) if not a.startswith("-")]
-    old = env.get(_CWD)
-    if args and args[0][1] and _home_only(args[0][0]):
-        args[0] = (args[0][0], False)
-    if argv[0] == "popd" or any(a == "-" for a in argv[1:]) or (args and args[0][1]):
-        env[_CWD] = _UNKNOWN
-        return
-    target = args[0][0] if args else "~"
-    if old == _UNKNOWN and not target.startswith(("/", "~")):
-        return
-    if old is None or target.startswith(("/", "~", "$HOME")):
-        env[_CWD] = target
-    else:
-        env[_CWD] = old.rstrip("/") + "/" + target
-
-
-# A script written earlier on the same line is remembered under this key prefix in the
-# variable table (no variable name can contain a NUL).
-_FILE = "\x00file:"
-_SCRIPT_RUNNERS = {name: "sh" for name in (*payloads.SHELLS, "source", ".")}
-_SCRIPT_RUNNERS.update({"node": "javascript", "ruby": "ruby", "perl": "perl", "php": "php"})
-
-
-def _remember_written(
-    simple: Simple, redirects: list[tuple[str, str]], env: dict[str, str | None]
+def _values_as_code(
+    simple: Simple,
+    argv: list[str],
+    ctx: Ctx,
+    out: list[Command],
+    sub_text: Callable[[Word, int], str | None],
 ) -> None:
-    """`echo '…' > x.sh` or `cat <<EOF > x.sh`: remember what x.sh will hold."""
-    targets = [t for op, t in redirects if op in (">", ">|", "&>", ">>") and t]
-    if not targets or not simple.fields:
-        return
-    text = _piped_text(simple)
-    for target in targets:
-        env[_FILE + target] = text
+    """Arithmetic that runs a value's a[$(…)], a command word split from an unknown."""
+    from dcg.shell import arith
 
+    env = ctx.env
+    arith.note_origins(simple, argv, env)
 
-def _run_written(argv: list[str], dyns: list[bool], ctx: Ctx, out: list[Command]) -> None:
-    """`sh x.sh` / `source x.sh` / `python x.py` of a file written on this line: its text
-    is judged like a `-c` payload (a script file written elsewhere cannot be seen)."""
-    if not argv or dyns[0]:
-        return
-    name = unwrap.normalize(argv[0])
-    lang = _SCRIPT_RUNNERS.get(name) or ("python" if name.startswith("python") else None)
-    if lang is None:
-        return
-    for arg in argv[1:]:
-        text = ctx.env.get(_FILE + arg)
-        if text:
-            child = ctx.child((*ctx.via, f"script written on this line ({arg})"))
-            if lang == "sh":
-                run_text(text, child, out)
-            else:
-                _embedded(lang, text, child, out)
-            return
+    def text(word: Word) -> str:
+        fields = expand_word(word, env, sub_text, split=False)[0]
+        return fields[0] if fields else ""
+
+    def run(code: str) -> None:
+        run_text(code, ctx.child((*ctx.via, "arithmetic a[$(…)]")), out)
+
+    def emit(why: str) -> None:
+        WALKER.emit(why, ctx, out)
+
+    for expr, expanded in arith.expressions(simple, argv, env, text):
+        arith.judge(expr, expanded, env, run, emit)
+    why = arith.split_word(simple, env)
+    if why is not None:
+        emit(why)
 
 
 def _command(
@@ -243,7 +253,9 @@ def _command(
     # Unwrap wrappers until a command that is not one; the dynamic command word stays as
     # written (it cannot be normalised or unwrapped).
     mark = len(out)
+    raw = work.argv[0] if work.argv else ""
     while work.argv and not work.dyns[0]:
+        raw = work.argv[0]
         if any(c in work.argv[0] for c in "*?[") and _glob_command(work, redirects, ctx, out):
             break
         name = unwrap.normalize(work.argv[0])
@@ -296,7 +308,13 @@ def _command(
             cwd=ctx.env.get(_CWD),
         )
     )
-    if work.opaque is not None:
+    # `cat FILE | sh` reads FILE: once it was read and judged, it is not opaque.
+    seen = False
+    if not work.dyns[0] and _may_run_a_file(work.argv[0], raw, ctx):
+        from dcg.shell import running
+
+        seen = running.run(work, raw, ctx, out, WALKER)
+    if work.opaque is not None and not (seen and work.feed_files):
         ctx.budget.command()
         out.append(opaque.command(work.opaque, work.via))
     if not work.dyns[0] and not data:
@@ -306,6 +324,9 @@ def _command(
         if work.positional is not None and kind == "sh":
             set_positional(child.env, work.positional)
         if kind == "sh":
+            unseen = opaque.whole_unknown(text, child.env)
+            if unseen is not None:
+                WALKER.emit(f"{label} runs {unseen}, which dcg cannot know", child, out)
             run_text(text, child, out)
         elif kind == "argv":
             _command(unwrap.Work(list(args), [False] * len(args), child.via, None), (), child, out)
@@ -349,7 +370,9 @@ def _powershell(script: str, ctx: Ctx, out: list[Command]) -> None:
         )
 
 
-def _embedded(lang: str, code: str, ctx: Ctx, out: list[Command]) -> None:
+def _embedded(lang: str, code: str, ctx: Ctx, out: list[Command], computed: bool = True) -> None:
+    """The commands ``code`` runs; ``computed=False`` (a program file read from disk) drops
+    code computed at run time: a program's own eval is not an agent hiding a command."""
     try:
         import dcg.embedded as embedded
     except ImportError:
@@ -366,25 +389,55 @@ def _embedded(lang: str, code: str, ctx: Ctx, out: list[Command]) -> None:
     via = ctx.via[:-1]
     for label, line in found:
         if line.startswith(("'<dynamic>'", "${")):
+            if not computed:
+                continue
             # The code runs a command whose text it computes (a decoded string, an
             # environment variable, a concatenation dcg could not evaluate).
             ctx.budget.command()
-            why = f"{label} runs a command computed at run time ({line[:40]})"
+            what = "code" if line == "'<dynamic>' code" else "a command"
+            why = f"{label} runs {what} computed at run time ({line[:40]})"
             out.append(opaque.command(why, (*via, label)))
             continue
-        run_text(line, Ctx((*via, label), ctx.depth, dict(ctx.env), ctx.budget), out)
+        child = Ctx((*via, label), ctx.depth, dict(ctx.env), ctx.budget, ctx.files, ctx.funcs)
+        run_text(line, child, out)
 
 
-POSITIONAL = "\x00@"
+# Commands that run a file, a package script or a recipe (dcg.shell.running).
+_RUNNERS = frozenset((*payloads.SHELLS, "source", ".", "node", "nodejs", "bun", "ruby", "perl",
+                      "php", "npm", "pnpm", "yarn", "make", "gmake", "just"))  # fmt: skip
 
 
-def set_positional(env: dict[str, str | None], args: list[str]) -> None:
-    """Remember "$@" / "$1"… (after `set -- ARGS` or for `sh -c SCRIPT NAME ARGS`)."""
-    env[POSITIONAL] = " ".join(args)
-    for k in range(1, 10):
-        env[POSITIONAL + str(k)] = args[k - 1] if k <= len(args) else ""
+def _may_run_a_file(name: str, raw: str, ctx: Ctx) -> bool:
+    return (
+        name in _RUNNERS
+        or name.startswith("python")
+        or ("/" in raw and not raw.endswith("/"))
+        or name in ctx.funcs
+    )
 
 
+class _Walker:
+    """What :mod:`dcg.shell.running` calls back into (it cannot import this module)."""
+
+    @staticmethod
+    def tokens(tokens: list[Token], ctx: Ctx, out: list[Command]) -> None:
+        run_tokens(tokens, ctx, out)
+
+    @staticmethod
+    def embedded(lang: str, code: str, ctx: Ctx, out: list[Command], computed: bool) -> None:
+        _embedded(lang, code, ctx, out, computed)
+
+    @staticmethod
+    def positional(env: dict[str, str | None], args: list[str]) -> None:
+        set_positional(env, args)
+
+    @staticmethod
+    def emit(why: str, ctx: Ctx, out: list[Command]) -> None:
+        ctx.budget.command()
+        out.append(opaque.command(why, ctx.via))
+
+
+WALKER = _Walker()
 # Commands whose arguments mention commands without running them: the unknown-wrapper
 # policy below never applies to them.
 _NOT_WRAPPERS = frozenset((*context.ALL_ARGS, "alias", "unalias", "tldr", "cheat", "complete",
@@ -423,46 +476,3 @@ def _unknown_wrapper(
             sub = unwrap.Work(tail, work.dyns[k:], child.via, work.stdin)
             _command(sub, redirects, child, out)
             return
-
-
-def _declare(argv: list[str], dyns: list[bool], env: dict[str, str | None]) -> None:
-    for a, dyn in zip(argv[1:], dyns[1:], strict=True):
-        name, eq, value = a.partition("=")
-        if name.startswith("-") or not name:
-            continue
-        env[name] = None if dyn or not eq or argv[0] == "read" else value
-
-
-def _static_output(tokens: list[Token], env: dict[str, str | None]) -> str | None:
-    """The output of $(echo WORDS), $(printf %s WORD) or $(mktemp …), when it is known."""
-    args: list[str] = []
-    for kind, _, word, _ in tokens:
-        if kind != "w" or word is None:
-            return None
-        fields, dyn = expand_word(word, env, lambda _w, _k: None)
-        if dyn:
-            return None
-        args.extend(fields)
-    if not args:
-        return None
-    if args[0] == "echo":
-        return echo_text(args[1:])
-    if args[0] == "printf":
-        return printf_text(args[1:])
-    if args[0] == "mktemp":
-        from dcg.targets import mktemp_output
-
-        return mktemp_output(args[1:])
-    return None
-
-
-def _piped_text(pipe: Simple) -> str | None:
-    argv = pipe.fields
-    name = unwrap.normalize(argv[0]) if argv else ""
-    if name == "echo":
-        return echo_text(argv[1:])
-    if name == "printf":
-        return printf_text(argv[1:])
-    if name == "cat" and pipe.stdin is not None and all(a.startswith("-") for a in argv[1:]):
-        return pipe.stdin
-    return None

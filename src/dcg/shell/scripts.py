@@ -1,0 +1,282 @@
+"""Script files a command runs: which file, read from disk (bounded) or from this line's writes.
+
+``sh FILE``, ``bash FILE``, ``./FILE`` / ``dir/FILE`` (shebang decides the language; no
+shebang is sh, as bash runs it), ``source FILE`` / ``. FILE``, ``bash < FILE``,
+``sh -s < FILE``, ``cat FILE | sh`` and ``python3 FILE`` / ``node FILE`` … name a file whose
+text runs. :func:`target` says which file and in what language; :class:`Files` reads it
+(resolved against the payload's cwd and any ``cd`` earlier on the line, at most
+``MAX_SCRIPT`` bytes, regular files only, never blocking) and says whether its text
+mentions any enabled pack's keyword. Nothing here touches the file system unless the
+walker found a command that runs a file.
+"""
+
+from __future__ import annotations
+
+import os
+
+from dcg.shell.payloads import SHELLS
+from dcg.shell.unwrap import normalize
+
+TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
+
+if TYPE_CHECKING:
+    from dcg.shell.limits import Files
+    from dcg.shell.unwrap import Work
+    from dcg.shell.words import Token
+
+MAX_SCRIPT = 256 * 1024  # bytes of one script file read; larger ones are opaque
+MAX_FILES = 32  # files read for one command line
+TOO_BIG = "\x00too-big"
+# A file written earlier on the line with text fetched from the network (curl -o x.sh).
+FETCHED = "\x00fetched"
+_INTERPRETERS = {"node": "javascript", "nodejs": "javascript", "bun": "javascript",
+                 "ruby": "ruby", "perl": "perl", "php": "php"}  # fmt: skip
+_SHEBANG = {**{s: "sh" for s in SHELLS if s != "fish"}, **_INTERPRETERS}
+
+
+def interpreter_lang(name: str) -> str | None:
+    """The language of an interpreter program name (``python3.12`` is python)."""
+    if name.startswith("python") and all(c in "0123456789." for c in name[6:]):
+        return "python"
+    return _SHEBANG.get(name)
+
+
+def where(files: Files, path: str, here: str | None) -> str | None:
+    """The absolute path of ``path`` for a command run in ``here`` (the walker's cd)."""
+    if path.startswith("~/") or path == "~":
+        from dcg.targets import home
+
+        return os.path.normpath(home() + path[1:])
+    if path.startswith("/"):
+        return os.path.normpath(path)
+    base = files.cwd
+    if here and here != "\x00?":
+        if here.startswith("~"):
+            from dcg.targets import home
+
+            here = home() + here[1:]
+        base = os.path.join(base, here) if base else here
+    if not base.startswith("/"):
+        return None
+    return os.path.normpath(os.path.join(base, path))
+
+
+# Installed programs, not scripts an agent wrote: their source (a Python CLI's own eval,
+# a wrapper's exec "$@") is not what the line asks for, and reading it only misleads.
+_SYSTEM = ("/usr/", "/bin/", "/sbin/", "/lib/", "/lib64/", "/opt/", "/nix/store/", "/snap/")
+_INSTALLED_PARTS = ("/site-packages/", "/dist-packages/", "/node_modules/")
+
+
+def installed(path: str) -> bool:
+    """``path`` is a program installed on the machine (system dirs, a directory on PATH,
+    a package tree) rather than a script of the project or the line."""
+    if path.startswith(_SYSTEM) or any(part in path for part in _INSTALLED_PARTS):
+        return True
+    directory = os.path.dirname(path)
+    return any(
+        d and os.path.normpath(d) == directory
+        for d in os.environ.get("PATH", "").split(os.pathsep)
+        if d not in (".", "")
+    )
+
+
+def read(files: Files, path: str) -> str | None:
+    """The text of a regular file (``TOO_BIG`` past the bound, None if unreadable)."""
+    if path in files.seen:
+        return files.seen[path]
+    text: str | None = None
+    if files.read_count < MAX_FILES:
+        files.read_count += 1
+        text = _read(path)
+    files.seen[path] = text
+    return text
+
+
+def _read(path: str) -> str | None:
+    import stat
+
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOCTTY", 0))
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        chunks: list[bytes] = []
+        size = 0
+        while size <= MAX_SCRIPT:
+            chunk = os.read(fd, MAX_SCRIPT + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
+    data = b"".join(chunks)
+    if b"\0" in data[:8192]:
+        return None  # a binary (an ELF executable), not a script, however large
+    if len(data) > MAX_SCRIPT:
+        return TOO_BIG
+    return data.decode("utf-8", "surrogateescape")
+
+
+def shebang_lang(text: str) -> str | None:
+    """The language a file runs as when executed: its shebang's, sh without one."""
+    if not text.startswith("#!"):
+        return "sh"
+    words = text[2:].split("\n", 1)[0].split()
+    if not words:
+        return "sh"
+    name = normalize(words[0])
+    if name == "env":
+        rest = [w for w in words[1:] if not w.startswith("-") and "=" not in w]
+        name = normalize(rest[0]) if rest else ""
+    return interpreter_lang(name)
+
+
+def _shell_operand(argv: list[str]) -> tuple[int, bool]:
+    """(index of the script operand or len(argv), whether it reads stdin) for sh/bash."""
+    i, n = 1, len(argv)
+    while i < n:
+        a = argv[i]
+        if a in ("--", "-"):
+            return i + 1, a == "-"
+        if len(a) < 2 or a[0] not in "-+":
+            return i, False
+        i += 1
+        if a.startswith("--"):
+            if a in ("--command",):
+                return n, False
+            i += a in ("--rcfile", "--init-file")
+        elif a in ("-o", "+o", "-O", "+O"):
+            i += 1
+        elif a[0] == "-" and ("c" in a or "s" in a):
+            return n, "s" in a and "c" not in a
+    return i, True
+
+
+def target(work: Work, raw: str) -> tuple[str, str, int] | None:
+    """``(language, path as written, index of its first argument)`` of the script file the
+    command runs, or None. ``raw`` is the command word before normalisation."""
+    argv = work.argv
+    name = argv[0]
+    if work.dyns and work.dyns[0]:
+        return None
+    if name in SHELLS and name not in ("fish", "busybox"):
+        i, stdin = _shell_operand(argv)
+        if i < len(argv) and not work.dyns[i]:
+            if argv[i].startswith(("<(", "/dev/")):
+                return None
+            return "sh", argv[i], i + 1
+        if stdin and not work.piped and work.infile and not work.infile.startswith("<("):
+            return "sh", work.infile, len(argv)
+        if stdin and work.piped and work.feed_files:
+            return "sh", work.feed_files[0], len(argv)
+        return None
+    if name in ("source", "."):
+        if len(argv) > 1 and not work.dyns[1] and not argv[1].startswith(("<(", "/dev/")):
+            return "sh", argv[1], 2
+        return None
+    lang = interpreter_lang(name)
+    if lang is not None and lang != "sh":
+        i = 1
+        while i < len(argv) and argv[i].startswith("-") and argv[i] not in ("-", "--"):
+            if argv[i] in ("-c", "-e", "-m", "-p", "-r", "--eval", "--print", "-E"):
+                return None  # inline code: the interpreter handler judged it
+            i += 1
+        i += i < len(argv) and argv[i] == "--"
+        if i < len(argv) and not work.dyns[i] and argv[i] != "-":
+            return lang, argv[i], i + 1
+        return None
+    if "/" in raw and not raw.endswith("/"):
+        return "exec", raw, 1
+    return None
+
+
+def split_functions(
+    lines: list[tuple[int, list[Token]]],
+) -> tuple[list[tuple[int, list[Token]]], dict[str, list[tuple[int, list[Token]]]]]:
+    """The top-level tokens of a script, per line, and each function's body, per line.
+
+    A function's body runs only when it is called, so a sourced library full of
+    functions (nvm.sh) is judged by what it runs when sourced, and the body of
+    ``cleanup() { … }`` when ``cleanup`` (or ``trap cleanup EXIT``) runs it.
+    """
+    top: list[tuple[int, list[Token]]] = []
+    funcs: dict[str, list[tuple[int, list[Token]]]] = {}
+    body: list[tuple[int, list[Token]]] | None = None
+    depth = 0  # braces (or parentheses) open in the current body
+    closer = "}"
+    pending: str | None = None  # a function name whose body has not started yet
+    cur_body: list[Token] = []
+    for number, tokens in lines:
+        cur: list[Token] = []
+        cmd = True
+        i, n = 0, len(tokens)
+        while i < n:
+            tok = tokens[i]
+            kind, op, w, _ = tok
+            i += 1
+            word = w.plain() if (w is not None and kind == "w") else None
+            if body is None and pending is None and cmd and word is not None:
+                fname = _definition(word, tokens, i)
+                if fname is not None:
+                    pending, i = fname[0], fname[1]
+                    continue
+            if pending is not None and body is None:
+                if kind == "o" and op == "\n":
+                    continue
+                if word == "{" or (kind == "o" and op == "("):
+                    body = funcs[pending] = []
+                    closer = "}" if word == "{" else ")"
+                    depth = 1
+                    cur_body = []
+                    cmd = True
+                    continue
+                pending = None  # not a body we understand: judged as top-level code
+            if body is not None:
+                if closer == "}" and cmd and word in ("{", "}"):
+                    depth += 1 if word == "{" else -1
+                elif closer == ")" and kind == "o" and op in ("(", ")"):
+                    depth += 1 if op == "(" else -1
+                if depth == 0:
+                    if cur_body:
+                        body.append((number, cur_body))
+                    body, pending, cur_body = None, None, []
+                    cmd = True
+                    continue
+                cur_body.append(tok)
+                cmd = kind == "o" or (word in ("{", "then", "do", "else", "!"))
+                continue
+            cur.append(tok)
+            cmd = kind == "o" or word in ("{", "then", "do", "else", "elif", "if", "while", "!")
+        if body is not None and cur_body:
+            body.append((number, cur_body))
+            cur_body = []
+        if cur:
+            top.append((number, cur))
+    return top, funcs
+
+
+def _definition(word: str, tokens: list[Token], i: int) -> tuple[str, int] | None:
+    """``(name, index after the header)`` when ``word`` starts a function definition."""
+    n = len(tokens)
+    nxt = tokens[i][2] if i < n and tokens[i][0] == "w" else None
+    if word == "function" and nxt is not None:
+        fname = nxt.source()
+        i += 1
+        if i + 1 < n and tokens[i][:2] == ("o", "(") and tokens[i + 1][:2] == ("o", ")"):
+            i += 2
+        return fname, i
+    if i + 1 < n and tokens[i][:2] == ("o", "(") and tokens[i + 1][:2] == ("o", ")"):
+        return word, i + 2
+    return None
+
+
+def display(where: str, cwd: str) -> str:
+    """The path as the reason names it: relative to the payload cwd when inside it."""
+    if cwd and where.startswith(cwd.rstrip("/") + "/"):
+        return "./" + where[len(cwd.rstrip("/")) + 1 :]
+    return where
