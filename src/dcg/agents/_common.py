@@ -56,6 +56,45 @@ def human_stderr(outcome: Outcome) -> str:
 _PATH_KEYS = ("file_path", "notebook_path", "path", "filePath", "absolute_path", "target_file")
 
 
+def tool_call(
+    agent: str,
+    payload: dict[str, object],
+    shells: dict[str, str],
+    file_tools: frozenset[str],
+    *,
+    permission_mode: str | None = None,
+    interactive: bool = True,
+) -> HookRequest | None:
+    """The request of a Claude-shaped payload (``tool_name``, ``tool_input``, ``cwd``,
+    ``session_id``): a file tool's paths, or the command of a tool in ``shells`` (tool
+    name -> ``bash``/``powershell``); None for any other tool or a missing command."""
+    tool = payload.get("tool_name")
+    if not isinstance(tool, str):
+        return None
+    tool_input = payload.get("tool_input")
+    cwd, session = text(payload.get("cwd")), text(payload.get("session_id"))
+    if tool in file_tools:
+        return file_request(agent, tool, tool_input, cwd, session)
+    shell = shells.get(tool)
+    if shell is None or not isinstance(tool_input, dict):
+        return None
+    command = command_text(tool_input.get("command"))
+    if command is None:
+        return None
+    from dcg.hookio import HookRequest
+
+    return HookRequest(
+        agent,
+        command,
+        cwd=cwd,
+        session_id=session,
+        tool=tool,
+        shell=shell,
+        permission_mode=permission_mode,
+        interactive=interactive,
+    )
+
+
 def file_request(
     agent: str, tool: str, args: object, cwd: str | None, session_id: str | None
 ) -> HookRequest | None:

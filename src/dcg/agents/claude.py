@@ -9,11 +9,10 @@ from dcg.agents import _fields
 from dcg.agents._common import (
     ask_text,
     cap,
-    command_text,
     detail_fields,
     error_reason,
-    file_request,
     text,
+    tool_call,
     user_text,
 )
 from dcg.hookio import SOFT_BLOCK, WARNING, HookRequest, Reply
@@ -37,28 +36,9 @@ _ASK_MODES = frozenset({None, "default", "plan", "acceptEdits"})
 
 def read(payload: dict[str, object], agent: str = NAME) -> HookRequest | None:
     """Codex sends the same shape; it reuses this reader with ``agent="codex"``."""
-    tool = payload.get("tool_name")
-    shell = _SHELLS.get(tool) if isinstance(tool, str) else None
-    tool_input = payload.get("tool_input")
-    if tool in FILE_TOOLS and isinstance(tool, str):
-        return file_request(
-            agent, tool, tool_input, text(payload.get("cwd")), text(payload.get("session_id"))
-        )
-    if shell is None or not isinstance(tool_input, dict):
-        return None
-    command = command_text(tool_input.get("command"))
-    if command is None or not isinstance(tool, str):
-        return None
     mode = text(payload.get("permission_mode"))
-    return HookRequest(
-        agent,
-        command,
-        cwd=text(payload.get("cwd")),
-        session_id=text(payload.get("session_id")),
-        tool=tool,
-        shell=shell,
-        permission_mode=mode,
-        interactive=_interactive(),
+    return tool_call(
+        agent, payload, _SHELLS, FILE_TOOLS, permission_mode=mode, interactive=_interactive()
     )
 
 

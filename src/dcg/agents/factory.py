@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dcg import jsonfast
 from dcg.agents import _fields, claude
-from dcg.agents._common import command_text, error_reason, file_request, text
+from dcg.agents._common import error_reason, text, tool_call
 from dcg.hookio import HookRequest, Reply
 
 TYPE_CHECKING = False
@@ -23,7 +23,7 @@ NAME = "factory"
 
 OUTPUT_FIELDS: dict[str, frozenset[str]] = _fields.fields(NAME)
 
-_TOOLS = frozenset({"Execute"})
+_SHELLS = {"Execute": "bash"}
 # Droid's file-writing tools (its hooks reference names Create and Edit as matchers): dcg
 # judges the paths they change, so a file tool cannot unhook dcg either (dcg.selfguard).
 FILE_TOOLS = frozenset({"Create", "Edit", "MultiEdit", "ApplyPatch"})
@@ -32,27 +32,10 @@ _ASK_MODES = frozenset({None, "default", "plan"})
 
 
 def read(payload: dict[str, object]) -> HookRequest | None:
-    tool = payload.get("tool_name")
-    tool_input = payload.get("tool_input")
-    if tool in FILE_TOOLS and isinstance(tool, str):
-        return file_request(
-            NAME, tool, tool_input, text(payload.get("cwd")), text(payload.get("session_id"))
-        )
-    if tool not in _TOOLS or not isinstance(tool_input, dict):
-        return None
-    command = command_text(tool_input.get("command"))
-    if command is None:
-        return None
     mode = text(payload.get("permission_mode"))
-    return HookRequest(
-        NAME,
-        command,
-        cwd=text(payload.get("cwd")),
-        session_id=text(payload.get("session_id")),
-        tool="Execute",
-        permission_mode=mode,
-        # Droid's auto modes run without a prompt: an ask becomes a deny there.
-        interactive=mode in _ASK_MODES,
+    # Droid's auto modes run without a prompt: an ask becomes a deny there.
+    return tool_call(
+        NAME, payload, _SHELLS, FILE_TOOLS, permission_mode=mode, interactive=mode in _ASK_MODES
     )
 
 

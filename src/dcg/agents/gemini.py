@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dcg import jsonfast
 from dcg.agents import _fields
-from dcg.agents._common import cap, command_text, error_reason, file_request, text, user_text
+from dcg.agents._common import cap, error_reason, tool_call, user_text
 from dcg.hookio import SOFT_BLOCK, WARNING, HookRequest, Reply
 
 TYPE_CHECKING = False
@@ -16,30 +16,13 @@ NAME = "gemini"
 # `continue` is deliberately never sent: `continue: false` stops the whole agent loop.
 OUTPUT_FIELDS: dict[str, frozenset[str]] = _fields.fields(NAME)
 
-_TOOLS = frozenset({"run_shell_command"})
+_SHELLS = {"run_shell_command": "bash"}
 # Gemini CLI\'s file-writing tools.
 FILE_TOOLS = frozenset(("write_file", "replace"))
 
 
 def read(payload: dict[str, object]) -> HookRequest | None:
-    tool = payload.get("tool_name")
-    tool_input = payload.get("tool_input")
-    if tool in FILE_TOOLS and isinstance(tool, str):
-        return file_request(
-            NAME, tool, tool_input, text(payload.get("cwd")), text(payload.get("session_id"))
-        )
-    if tool not in _TOOLS or not isinstance(tool_input, dict):
-        return None
-    command = command_text(tool_input.get("command"))
-    if command is None:
-        return None
-    return HookRequest(
-        NAME,
-        command,
-        cwd=text(payload.get("cwd")),
-        session_id=text(payload.get("session_id")),
-        tool="run_shell_command",
-    )
+    return tool_call(NAME, payload, _SHELLS, FILE_TOOLS)
 
 
 def render(request: HookRequest, outcome: Outcome, details: bool = False) -> Reply:
