@@ -13,14 +13,13 @@ whatever ``soft_block_action`` says, and a warning reaches only the person.
 
 from __future__ import annotations
 
-from dcg import jsonfast
 from dcg.agents import _fields, claude
-from dcg.agents._common import command_text, error_reason, file_request, text
-from dcg.hookio import HookRequest, Reply
+from dcg.agents._common import command_text, file_request, text
+from dcg.hookio import HookRequest
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from dcg.hookio import Outcome
+    pass
 
 NAME = "auggie"
 
@@ -61,15 +60,6 @@ def read(payload: dict[str, object]) -> HookRequest | None:
     )
 
 
-def render(request: HookRequest, outcome: Outcome, details: bool = False) -> Reply:
-    body = claude.reply_body(request, outcome, context=False)
-    return Reply(jsonfast.dumps(body) + "\n", "", 0)
-
-
-def render_error(message: str) -> Reply:
-    specific = {
-        "hookEventName": "PreToolUse",
-        "permissionDecision": "deny",
-        "permissionDecisionReason": error_reason(message),
-    }
-    return Reply(jsonfast.dumps({"hookSpecificOutput": specific}) + "\n", "", 0)
+# Claude Code's reply without additionalContext, and its error deny.
+render = claude.render_no_context
+render_error = claude.render_error

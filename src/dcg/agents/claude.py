@@ -95,6 +95,13 @@ def can_ask(request: HookRequest, outcome: Outcome) -> bool:
     )
 
 
+def render_no_context(request: HookRequest, outcome: Outcome, details: bool = False) -> Reply:
+    """Claude Code's reply for agents that took its protocol without ``additionalContext``
+    (Factory Droid, Auggie): a warning reaches only the person, in ``systemMessage``."""
+    body = reply_body(request, outcome, context=False)
+    return Reply(jsonfast.dumps(body) + "\n", "", 0)
+
+
 def render_error(message: str) -> Reply:
     specific = {
         "hookEventName": "PreToolUse",

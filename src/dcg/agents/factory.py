@@ -10,14 +10,13 @@ only the person.
 
 from __future__ import annotations
 
-from dcg import jsonfast
 from dcg.agents import _fields, claude
-from dcg.agents._common import error_reason, text, tool_call
-from dcg.hookio import HookRequest, Reply
+from dcg.agents._common import text, tool_call
+from dcg.hookio import HookRequest
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from dcg.hookio import Outcome
+    pass
 
 NAME = "factory"
 
@@ -39,15 +38,6 @@ def read(payload: dict[str, object]) -> HookRequest | None:
     )
 
 
-def render(request: HookRequest, outcome: Outcome, details: bool = False) -> Reply:
-    body = claude.reply_body(request, outcome, context=False)
-    return Reply(jsonfast.dumps(body) + "\n", "", 0)
-
-
-def render_error(message: str) -> Reply:
-    specific = {
-        "hookEventName": "PreToolUse",
-        "permissionDecision": "deny",
-        "permissionDecisionReason": error_reason(message),
-    }
-    return Reply(jsonfast.dumps({"hookSpecificOutput": specific}) + "\n", "", 0)
+# Claude Code's reply without additionalContext, and its error deny.
+render = claude.render_no_context
+render_error = claude.render_error
