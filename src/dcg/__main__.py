@@ -33,6 +33,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = list(sys.argv[1:] if argv is None else argv)
     flags, rest = split_globals(args)
     if rest[:1] == ["hook"] or (not rest and _stdin_is_piped()):
+        if argv is None:  # a process of its own (a launcher's `dcg hook`): use the bundle
+            from dcg import _fast
+
+            _fast.install_bundle(_fast.package_dir())
         from dcg.hook import main as hook_main
 
         return hook_main(flags + rest[1:])

@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 import dcg
+from dcg import bundle
 from dcg.commands import _bytecode, _hooks
 from dcg.commands import _doctor_speed as speed
 from dcg.commands.doctor import doctor
@@ -96,6 +97,7 @@ def _install_and_check(dcg_bin: str, python: str, package: Path, tmp: Path) -> N
     assert shlex.split(command)[:3] == [python, "-I", "-S"]
     assert Path(parsed.entry) == package / "_fast.py" and parsed.args == []
     assert _bytecode.stale(str(package)) == [], "install leaves the package compiled"
+    assert bundle.stale(str(package)) == [], "and its hook modules bundled"
     gemini = _hooks.parse_command(_registered(home, "gemini"))
     assert gemini is not None and gemini.args == ["--agent", "gemini"]
 
@@ -193,6 +195,7 @@ def test_entry_file_runs_without_the_launcher_or_site(tmp_path: Path) -> None:
         f"sed -i d {PKG}/_fast.py",
         f"cp /dev/null {PKG}/_fast.py",
         f"rm -rf {PKG}/__pycache__ {PKG}/_fast.py",
+        f"cp /tmp/evil {PKG}/__pycache__/hook.cpython-311.bundle",
         f"python3 -c \"import os; os.remove('{PKG}/_fast.py')\"",
     ],
 )
@@ -369,6 +372,23 @@ def test_bytecode_verdict(
         "/p/dcg", missing, writable, dont_write=dont_write, entry=entry
     )
     assert verdict.ok is ok and fix in verdict.fix
+
+
+@pytest.mark.parametrize(
+    ("missing", "writable", "unbundled", "ok", "fix"),
+    [
+        (0, True, 0, True, ""),
+        (0, True, 40, False, "dcg install"),  # no bundle, or one from before an upgrade
+        (0, False, 40, False, "-m dcg.bundle"),  # read-only: its owner writes it
+        (12, False, 40, False, "compileall"),  # no bytecode at all comes first
+    ],
+)
+def test_bundle_verdict(missing: int, writable: bool, unbundled: int, ok: bool, fix: str) -> None:
+    verdict = speed.bytecode_verdict(
+        "/p/dcg", missing, writable, dont_write=False, entry=True, unbundled=unbundled
+    )
+    assert verdict.ok is ok and fix in verdict.fix
+    assert ok or str(unbundled) in verdict.detail or "no bytecode" in verdict.detail
 
 
 def test_interpreter_of_a_launcher_is_its_shebang(tmp_path: Path) -> None:

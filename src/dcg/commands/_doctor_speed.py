@@ -164,23 +164,32 @@ def bytecode_verdict(
     dont_write: bool,
     entry: bool,
     python: str = sys.executable,
+    unbundled: int = 0,
 ) -> Verdict:
-    """Whether the hook's package has (or can get) bytecode.
+    """Whether the hook's package has (or can get) bytecode, and its module bundle.
 
     ``dont_write``: PYTHONDONTWRITEBYTECODE is set, which only a launcher obeys (the entry
-    file runs in isolated mode).
+    file runs in isolated mode). ``unbundled``: hook modules the bundle does not serve
+    (all of them when there is none), each then found and read as a file of its own.
     """
-    if not missing:
-        return Verdict("bytecode", True, f"{package} is compiled", "")
     compile_fix = f"{python} -I -m compileall -q {package} (as the directory's owner)"
-    if not writable:
+    if missing and not writable:
         detail = f"{missing} modules of {package} have no bytecode and it is read-only"
         return Verdict("bytecode", False, detail + ": every call compiles them", compile_fix)
-    if dont_write and not entry:
+    if missing and dont_write and not entry:
         detail = f"{missing} modules without bytecode and PYTHONDONTWRITEBYTECODE is set"
         return Verdict("bytecode", False, detail, "dcg install (its hook ignores that variable)")
-    detail = f"{missing} modules of {package} get their bytecode at the first call"
-    return Verdict("bytecode", True, detail, "")
+    if unbundled:
+        detail = (
+            f"the hook's module bundle lacks {unbundled} modules of {package} (missing, or "
+            "built before an upgrade or an edit): each is found and read as a file of its own"
+        )
+        fix = "dcg install" if writable else f"{python} -I -m dcg.bundle (as the directory's owner)"
+        return Verdict("bytecode", False, detail, fix)
+    if missing:
+        detail = f"{missing} modules of {package} get their bytecode at the first call"
+        return Verdict("bytecode", True, detail, "")
+    return Verdict("bytecode", True, f"{package} is compiled and its hook modules bundled", "")
 
 
 def is_editable(package: str) -> bool:

@@ -151,6 +151,7 @@ def check_speed(
     agent: str, command: str, cwd: str, *, project: bool, cache: dict[str, list[Finding]]
 ) -> list[Finding]:
     """Launcher, bytecode and timing of the registered ``command`` (timed once per command)."""
+    from dcg import bundle
     from dcg.commands import _bytecode
     from dcg.commands import _doctor_speed as speed
 
@@ -172,7 +173,13 @@ def check_speed(
         python = speed.interpreter_of(parsed)
         found.append(
             speed.bytecode_verdict(
-                package, missing, writable, dont_write=dont_write, entry=entry, python=python
+                package,
+                missing,
+                writable,
+                dont_write=dont_write,
+                entry=entry,
+                python=python,
+                unbundled=len(bundle.stale(package)),
             )
         )
         with _TestEnv() as env:

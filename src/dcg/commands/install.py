@@ -157,20 +157,35 @@ def install(
 
 
 def ensure_bytecode(python: str, entry: str) -> str:
-    """Compile the package once when its bytecode is missing or stale; what to report."""
+    """Compile the package once when its bytecode is missing or stale, and write the hook's
+    module bundle when it is missing or out of date; what to report."""
+    from dcg import bundle
     from dcg.commands import _bytecode
 
     package = os.path.dirname(entry)
+    said = ""
     missing = _bytecode.stale(package)
-    if not missing:
-        return ""
-    error = _bytecode.compile_package(python, package)
-    if error is None:
-        return f"compiled {len(missing)} modules of {package} (the hook loads bytecode)\n"
-    return (
-        f"note: could not compile {package} ({error}); every hook call compiles what it "
-        f"imports: run `{python} -m compileall -q {package}` as the directory's owner\n"
-    )
+    if missing:
+        error = _bytecode.compile_package(python, package)
+        if error is None:
+            said = f"compiled {len(missing)} modules of {package} (the hook loads bytecode)\n"
+        else:
+            said = (
+                f"note: could not compile {package} ({error}); every hook call compiles what "
+                f"it imports: run `{python} -m compileall -q {package}` as the directory's owner\n"
+            )
+    if bundle.stale(package):
+        try:
+            path = bundle.build(package)
+        except (OSError, SyntaxError) as exc:
+            said += (
+                f"note: could not write the hook's module bundle ({exc}); the hook loads its "
+                f"modules one file at a time: run `{python} -I -m dcg.bundle` as the "
+                "directory's owner\n"
+            )
+        else:
+            said += f"wrote {path} (the hook loads its modules from this one file)\n"
+    return said
 
 
 def _portable_note(exe: str) -> str:

@@ -1,0 +1,140 @@
+"""Writing and checking the hook's module bundle (read by :mod:`dcg._fast`).
+
+The bundle is one file beside the package's bytecode, ``dcg/__pycache__/hook.<cache
+tag>.bundle``: the format line, the interpreter's bytecode magic number, the length of a
+marshalled index, the index, then each module's marshalled code (its offset counted from
+the end of the index). The index records each module's source path, modification time
+(ns) and size, so the reader uses a module's code only while its source is unchanged.
+``dcg install`` writes it; ``dcg doctor`` reports a hook whose bundle is missing or out
+of date; ``python -I -m dcg.bundle`` writes it by hand.
+
+Every module of the package is bundled except the command-line interface (``dcg.cli``,
+``dcg.commands``), which the hook never imports.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import marshal
+import os
+import sys
+
+from dcg._fast import FORMAT, bundle_path
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from dcg._fast import Index
+
+_SKIPPED = ("dcg.cli", "dcg.commands", "dcg.__main__", "dcg._fast")
+
+
+def modules(package: str) -> dict[str, tuple[str, bool]]:
+    """Module name -> (source path relative to ``package``, is a package), hook modules only."""
+    found: dict[str, tuple[str, bool]] = {}
+    top = os.path.basename(package)
+    for root, dirs, files in os.walk(package):
+        dirs[:] = sorted(d for d in dirs if d != "__pycache__" and not d.startswith("."))
+        rel_dir = os.path.relpath(root, package)
+        parts = [] if rel_dir == "." else rel_dir.split(os.sep)
+        if parts and "__init__.py" not in files:
+            dirs[:] = []
+            continue
+        for name in sorted(files):
+            if not name.endswith(".py"):
+                continue
+            stem = name[:-3]
+            is_package = stem == "__init__"
+            dotted = ".".join([top, *parts] + ([] if is_package else [stem]))
+            if any(dotted == s or dotted.startswith(s + ".") for s in _SKIPPED):
+                continue
+            found[dotted] = ("/".join([*parts, name]), is_package)
+    return found
+
+
+def build(package: str) -> str:
+    """Compile every hook module of ``package`` into its bundle, atomically; the path.
+
+    Raises OSError when the file cannot be written, SyntaxError when a module does not
+    compile (the bundle is then left as it was).
+    """
+    index: Index = {}
+    blobs: list[bytes] = []
+    offset = 0
+    for dotted, (rel, is_package) in modules(package).items():
+        source = os.path.join(package, *rel.split("/"))
+        st = os.stat(source)
+        with open(source, "rb") as f:
+            data = f.read()
+        # As importlib compiles a source file (the coding cookie is honoured from bytes).
+        code = compile(data, source, "exec", dont_inherit=True)
+        blob = marshal.dumps(code)
+        index[dotted] = (rel, st.st_mtime_ns, st.st_size, is_package, offset, len(blob))
+        blobs.append(blob)
+        offset += len(blob)
+    head = marshal.dumps(index)
+    magic: bytes = sys.modules["_frozen_importlib_external"].MAGIC_NUMBER
+    path = bundle_path(package)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    tmp = f"{path}.{os.getpid()}.tmp"
+    try:
+        with open(tmp, "wb") as f:
+            f.write(FORMAT + magic + len(head).to_bytes(4, "little") + head)
+            for blob in blobs:
+                f.write(blob)
+        os.replace(tmp, path)
+    except OSError:
+        with contextlib.suppress(OSError):
+            os.unlink(tmp)
+        raise
+    return path
+
+
+def stale(package: str) -> list[str]:
+    """The hook modules of ``package`` the bundle would not serve: all of them when there is
+    no usable bundle, else those whose source changed or that it lacks."""
+    wanted = modules(package)
+    index = read_index(package)
+    if index is None:
+        return sorted(wanted)
+    out: list[str] = []
+    for dotted, (rel, _is_package) in wanted.items():
+        entry = index.get(dotted)
+        try:
+            st = os.stat(os.path.join(package, *rel.split("/")))
+        except OSError:
+            continue
+        if entry is None or (entry[1], entry[2]) != (st.st_mtime_ns, st.st_size):
+            out.append(dotted)
+    return out
+
+
+def read_index(package: str) -> Index | None:
+    """The index of ``package``'s bundle for this interpreter; None when there is none."""
+    try:
+        with open(bundle_path(package), "rb") as f:
+            head = f.read(len(FORMAT) + 8)
+            magic = sys.modules["_frozen_importlib_external"].MAGIC_NUMBER
+            if head[: len(FORMAT)] != FORMAT or head[len(FORMAT) : len(FORMAT) + 4] != magic:
+                return None
+            index = marshal.loads(f.read(int.from_bytes(head[len(FORMAT) + 4 :], "little")))
+    except (OSError, EOFError, ValueError, TypeError):
+        return None
+    return index if isinstance(index, dict) else None
+
+
+def main() -> int:
+    """``python -I -m dcg.bundle``: write the bundle of the dcg this interpreter imports."""
+    import dcg
+
+    package = os.path.dirname(os.path.abspath(dcg.__file__))
+    try:
+        path = build(package)
+    except (OSError, SyntaxError) as exc:
+        sys.stderr.write(f"dcg.bundle: could not write the bundle of {package}: {exc}\n")
+        return 1
+    sys.stdout.write(f"wrote {path}\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,194 @@
+"""The hook's module bundle: one file of bytecode that ``dcg/_fast.py`` imports from.
+
+Each test works on a copy of the package in a temporary directory and runs the entry file
+the way the registered hook command does (``python -I -S <copy>/dcg/_fast.py``): the hook
+must answer the same with the bundle, without it, with a damaged one and with a module
+edited after the bundle was written, and must take an edited module's code from its source.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+import dcg
+from dcg import bundle
+
+PKG = Path(dcg.__file__).resolve().parent
+
+# Imports the copy's hook the way the entry file does and reports, per dcg module, whether
+# it came from the bundle.
+PROBE = """
+import sys
+package = sys.argv[1]
+sys.path.insert(0, package.rpartition("/")[0])
+sys.path.insert(0, package)
+import _fast
+sys.path.pop(0)
+print(_fast.install_bundle(package))
+import dcg.hook, dcg.graduation, dcg.render, dcg.state.history
+loaders = {n: type(m.__spec__.loader).__name__ for n, m in sys.modules.items()
+           if n.startswith("dcg.") or n == "dcg"}
+print(sorted(n for n, k in loaders.items() if k == "BundleFinder"))
+print(sorted(n for n, k in loaders.items() if k != "BundleFinder"))
+"""
+
+
+@pytest.fixture
+def package(tmp_path: Path) -> Path:
+    root = tmp_path / "site"
+    shutil.copytree(PKG, root / "dcg", ignore=shutil.ignore_patterns("__pycache__"))
+    return root / "dcg"
+
+
+def _probe(package: Path) -> tuple[bool, list[str], list[str]]:
+    run = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", PROBE, str(package)],
+        capture_output=True, text=True, timeout=60, check=True,
+    )  # fmt: skip
+    installed, bundled, other = run.stdout.splitlines()
+    return installed == "True", json.loads(bundled.replace("'", '"')), json.loads(
+        other.replace("'", '"')
+    )
+
+
+def _payload(command: str) -> bytes:
+    body = {"session_id": "bundle", "cwd": "/", "hook_event_name": "PreToolUse",
+            "tool_name": "Bash", "tool_input": {"command": command}}  # fmt: skip
+    return json.dumps(body).encode()
+
+
+def _hook(package: Path, command: str, home: Path) -> str:
+    env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "HOME": str(home),
+           "XDG_CACHE_HOME": str(home / ".cache"), "XDG_CONFIG_HOME": str(home / ".config"),
+           "DCG_SESSION_DIR": str(home / "sessions"), "DCG_RESPONSE_MODE": "paranoid"}  # fmt: skip
+    run = subprocess.run(
+        [sys.executable, "-I", "-S", str(package / "_fast.py")], input=_payload(command),
+        capture_output=True, env=env, cwd="/", timeout=60, check=False,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stderr
+    if not run.stdout:
+        return "allow"
+    return str(json.loads(run.stdout)["hookSpecificOutput"]["permissionDecision"])
+
+
+def test_without_a_bundle_every_module_is_imported_from_its_file(package: Path) -> None:
+    assert bundle.stale(str(package)) == sorted(bundle.modules(str(package)))
+    installed, bundled, _ = _probe(package)
+    assert not installed and bundled == []
+
+
+def test_built_bundle_serves_every_hook_module(package: Path, tmp_path: Path) -> None:
+    path = bundle.build(str(package))
+    assert path == bundle_path_of(package) and bundle.stale(str(package)) == []
+    installed, bundled, other = _probe(package)
+    assert installed
+    assert {"dcg", "dcg.hook", "dcg.engine", "dcg.graduation", "dcg.state.history"} <= set(
+        bundled
+    )
+    assert other == [], "every module the hook imported came from the bundle"
+    assert _hook(package, "git reset --hard", tmp_path / "h") == "deny"
+    assert _hook(package, "ls -la", tmp_path / "h") == "allow"
+
+
+def bundle_path_of(package: Path) -> str:
+    return f"{package}/__pycache__/hook.{sys.implementation.cache_tag}.bundle"
+
+
+def test_the_cli_is_not_bundled(package: Path) -> None:
+    names = bundle.modules(str(package))
+    assert "dcg.hook" in names and "dcg.shell.clients" in names
+    assert not [n for n in names if n in ("dcg.cli", "dcg.__main__", "dcg._fast")]
+    assert not [n for n in names if n.startswith("dcg.commands")]
+
+
+def test_an_edited_module_is_imported_from_its_source(package: Path, tmp_path: Path) -> None:
+    bundle.build(str(package))
+    # Weaken a rule in the source after the bundle was written: the edit must take effect.
+    git = package / "packs" / "core" / "git.py"
+    text = git.read_text()
+    assert '"reset-hard"' in text
+    git.write_text(text.replace('"reset-hard"', '"reset-hard-edited"', 1))
+    assert bundle.stale(str(package)) == ["dcg.packs.core.git"]
+    _, bundled, other = _probe(package)
+    assert "dcg.packs.core.git" not in bundled and "dcg.hook" in bundled
+    env_home = tmp_path / "h"
+    run = subprocess.run(
+        [sys.executable, "-I", "-S", "-c",
+         "import sys; sys.path.insert(0, sys.argv[1]); sys.path.insert(0, sys.argv[1] + '/dcg');"
+         "import _fast; _fast.install_bundle(sys.argv[1] + '/dcg');"
+         "from dcg.packs import load; print([r.name for r in load('core.git').rules][:40])",
+         str(package.parent)],
+        capture_output=True, text=True, timeout=60, check=True, env={"HOME": str(env_home)},
+    )  # fmt: skip
+    assert "reset-hard-edited" in run.stdout
+    assert other == [] or other == ["dcg.packs.core.git"]
+
+
+@pytest.mark.parametrize(
+    "damage",
+    [
+        pytest.param(lambda b: b[:40], id="truncated-index"),
+        pytest.param(lambda b: b"garbage" * 10, id="garbage"),
+        pytest.param(lambda b: b"", id="empty"),
+        pytest.param(lambda b: b[:-5000], id="truncated-code"),
+        pytest.param(lambda b: b[:200] + bytes(len(b) - 200), id="zeroed-code"),
+        pytest.param(lambda b: b.replace(b"dcg-bundle-1", b"dcg-bundle-9", 1), id="other-format"),
+    ],
+)
+def test_a_damaged_bundle_never_changes_the_answer(
+    package: Path, tmp_path: Path, damage: object
+) -> None:
+    path = Path(bundle.build(str(package)))
+    assert callable(damage)
+    path.write_bytes(damage(path.read_bytes()))
+    home = tmp_path / "h"
+    assert _hook(package, "git reset --hard", home) == "deny"
+    assert _hook(package, "rm -rf ~/project", home) == "deny"
+    assert _hook(package, "ls -la", home) == "allow"
+
+
+def test_another_interpreters_bundle_is_not_used(package: Path) -> None:
+    path = Path(bundle.build(str(package)))
+    data = bytearray(path.read_bytes())
+    data[len(b"dcg-bundle-1\n")] ^= 0xFF  # the bytecode magic number of another Python
+    path.write_bytes(bytes(data))
+    assert bundle.read_index(str(package)) is None
+    installed, bundled, _ = _probe(package)
+    assert not installed and bundled == []
+
+
+def test_build_is_atomic_and_leaves_no_temporary_file(package: Path) -> None:
+    path = Path(bundle.build(str(package)))
+    first = path.read_bytes()
+    bundle.build(str(package))
+    assert path.read_bytes() == first, "the same sources give the same bundle"
+    assert [p.name for p in path.parent.iterdir() if p.name.endswith(".tmp")] == []
+
+
+def test_a_failed_write_raises_and_keeps_the_old_bundle(package: Path) -> None:
+    path = Path(bundle.build(str(package)))
+    before = path.read_bytes()
+    # The temporary file cannot be created (as root too, where permissions do not stop it).
+    blocker = Path(f"{path}.{os.getpid()}.tmp")
+    blocker.mkdir()
+    (package / "model.py").write_text((package / "model.py").read_text() + "\n# edited\n")
+    with pytest.raises(OSError):
+        bundle.build(str(package))
+    assert path.read_bytes() == before and blocker.is_dir()
+
+
+def test_module_main_writes_the_bundle_of_the_imported_dcg(package: Path) -> None:
+    run = subprocess.run(
+        [sys.executable, "-I", "-c", "import sys; sys.path.insert(0, sys.argv[1]);"
+         "from dcg.bundle import main; sys.exit(main())", str(package.parent)],
+        capture_output=True, text=True, timeout=60, check=False,
+    )  # fmt: skip
+    assert run.returncode == 0 and run.stdout == f"wrote {bundle_path_of(package)}\n", run
+    assert bundle.stale(str(package)) == []
