@@ -95,3 +95,14 @@ def make_match() -> Callable[..., Match]:
 @pytest.fixture
 def make_request() -> Callable[..., HookRequest]:
     return _request
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    """Bundle the checkout's hook modules, as ``dcg install`` does: every test that runs
+    the installed hook (``dcg hook`` or the entry file) then loads them the way a user's
+    hook does, and an edit made since the last run is bundled again."""
+    from dcg import bundle
+
+    package = os.path.dirname(os.path.abspath(bundle.__file__))
+    if bundle.stale(package):
+        bundle.build(package)

@@ -19,6 +19,7 @@ import pytest
 
 import dcg
 from dcg import bundle
+from dcg._fast import FORMAT
 
 PKG = Path(dcg.__file__).resolve().parent
 
@@ -53,8 +54,10 @@ def _probe(package: Path) -> tuple[bool, list[str], list[str]]:
         capture_output=True, text=True, timeout=60, check=True,
     )  # fmt: skip
     installed, bundled, other = run.stdout.splitlines()
-    return installed == "True", json.loads(bundled.replace("'", '"')), json.loads(
-        other.replace("'", '"')
+    return (
+        installed == "True",
+        json.loads(bundled.replace("'", '"')),
+        json.loads(other.replace("'", '"')),
     )
 
 
@@ -89,9 +92,7 @@ def test_built_bundle_serves_every_hook_module(package: Path, tmp_path: Path) ->
     assert path == bundle_path_of(package) and bundle.stale(str(package)) == []
     installed, bundled, other = _probe(package)
     assert installed
-    assert {"dcg", "dcg.hook", "dcg.engine", "dcg.graduation", "dcg.state.history"} <= set(
-        bundled
-    )
+    assert {"dcg", "dcg.hook", "dcg.engine", "dcg.graduation", "dcg.state.history"} <= set(bundled)
     assert other == [], "every module the hook imported came from the bundle"
     assert _hook(package, "git reset --hard", tmp_path / "h") == "deny"
     assert _hook(package, "ls -la", tmp_path / "h") == "allow"
@@ -139,7 +140,7 @@ def test_an_edited_module_is_imported_from_its_source(package: Path, tmp_path: P
         pytest.param(lambda b: b"", id="empty"),
         pytest.param(lambda b: b[:-5000], id="truncated-code"),
         pytest.param(lambda b: b[:200] + bytes(len(b) - 200), id="zeroed-code"),
-        pytest.param(lambda b: b.replace(b"dcg-bundle-1", b"dcg-bundle-9", 1), id="other-format"),
+        pytest.param(lambda b: b.replace(b"dcg-bundle-", b"dcg-bundle-x", 1), id="other-format"),
     ],
 )
 def test_a_damaged_bundle_never_changes_the_answer(
@@ -157,7 +158,7 @@ def test_a_damaged_bundle_never_changes_the_answer(
 def test_another_interpreters_bundle_is_not_used(package: Path) -> None:
     path = Path(bundle.build(str(package)))
     data = bytearray(path.read_bytes())
-    data[len(b"dcg-bundle-1\n")] ^= 0xFF  # the bytecode magic number of another Python
+    data[len(FORMAT)] ^= 0xFF  # the bytecode magic number of another Python
     path.write_bytes(bytes(data))
     assert bundle.read_index(str(package)) is None
     installed, bundled, _ = _probe(package)
@@ -192,3 +193,59 @@ def test_module_main_writes_the_bundle_of_the_imported_dcg(package: Path) -> Non
     )  # fmt: skip
     assert run.returncode == 0 and run.stdout == f"wrote {bundle_path_of(package)}\n", run
     assert bundle.stale(str(package)) == []
+
+
+def test_imports_are_loaded_directly_where_a_normal_import_would_see_the_same(
+    package: Path, tmp_path: Path
+) -> None:
+    # A leading import of dcg.shell that needs a name dcg.shell's own first import binds:
+    # loaded ahead of the package body it fails, and the normal import then succeeds.
+    (package / "shell" / "_probe.py").write_text("from dcg.shell import Command\nOK = Command\n")
+    init = package / "shell" / "__init__.py"
+    text = init.read_text()
+    anchor = "from dcg.shell.limits import TooComplex\n"
+    assert anchor in text
+    init.write_text(text.replace(anchor, anchor + "from dcg.shell import _probe\n", 1))
+    bundle.build(str(package))
+    index = bundle.read_index(str(package))
+    assert index is not None
+    deps, leading = index["dcg.shell"][6], index["dcg.shell"][7]
+    assert deps[:leading] == ("dcg.shell.command", "dcg.shell.limits", "dcg.shell._probe")
+    assert index["dcg.render"][6][:2] == ("dcg.state", "dcg.state.clock"), "packages first"
+    probe = (
+        "import sys; sys.path.insert(0, sys.argv[1]); sys.path.insert(0, sys.argv[1] + '/dcg');"
+        "import _fast; _fast.install_bundle(sys.argv[1] + '/dcg');"
+        "import dcg.shell, dcg.shell._probe as p;"
+        "print(p.OK is dcg.shell.Command, type(p.__spec__.loader).__name__)"
+    )
+    run = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", probe, str(package.parent)],
+        capture_output=True, text=True, timeout=60, check=True,
+    )  # fmt: skip
+    assert run.stdout.split() == ["True", "BundleFinder"]
+    assert _hook(package, "git reset --hard", tmp_path / "h") == "deny"
+
+
+SOURCE = """\
+'''doc'''
+from __future__ import annotations
+import a.b
+from .c import d
+X = 1
+try:
+    from e import f
+except ImportError:
+    pass
+if TYPE_CHECKING:
+    import g
+def h():
+    import i
+"""
+
+
+def test_top_level_imports_skip_type_checking_and_functions() -> None:
+    import ast
+
+    names, leading = bundle.top_level_imports(ast.parse(SOURCE), "p.q", False)
+    assert names == ["a", "a.b", "p", "p.c", "p.c.d", "e", "e.f"]
+    assert leading == 5
