@@ -17,8 +17,6 @@ one open, and each module one ``stat`` of its source. A module whose source is n
 the bundle was built from (an edited checkout, an upgrade) is left to the normal import.
 """
 
-from __future__ import annotations
-
 import sys
 
 TYPE_CHECKING = False
@@ -54,20 +52,22 @@ class BundleFinder:
     fails is left to the normal import, whose statement then says why.
     """
 
-    def __init__(self, package: str, fd: int, index: Index, base: int) -> None:
+    def __init__(self, package: str, fd: int, index: "Index", base: int) -> None:
         self.package = package
         self.fd = fd
         self.index = index
         self.base = base
         self.pending: set[str] = set()  # in sys.modules, body not started yet
 
-    def find_spec(self, name: str, path: object = None, target: object = None) -> ModuleSpec | None:
+    def find_spec(
+        self, name: str, path: object = None, target: object = None
+    ) -> "ModuleSpec | None":
         entry = self.index.get(name)
         if entry is None:
             return None
         try:
             rel, mtime_ns, size, is_package = entry[:4]
-            origin = f"{self.package}/{rel}"
+            origin = rel if rel[:1] == "/" else f"{self.package}/{rel}"
             st = _stat(origin)
         except (OSError, TypeError, ValueError):
             return None
@@ -79,10 +79,10 @@ class BundleFinder:
             spec.submodule_search_locations = [origin.rpartition("/")[0]]
         return spec
 
-    def create_module(self, spec: ModuleSpec) -> None:
+    def create_module(self, spec: "ModuleSpec") -> None:
         return None
 
-    def exec_module(self, module: ModuleType) -> None:
+    def exec_module(self, module: "ModuleType") -> None:
         name = module.__name__
         entry = self.index[name]
         self.pending.add(name)
@@ -100,7 +100,7 @@ class BundleFinder:
             code = _external.SourceFileLoader(name, module.__file__).get_code(name)
         exec(code, module.__dict__)
 
-    def _load(self, name: str, starting: str | None) -> None:
+    def _load(self, name: str, starting: "str | None") -> None:
         """Import ``name`` without the import machinery, or leave it to a normal import.
 
         ``starting``: the module whose leading imports name it, which has not run yet.

@@ -9,7 +9,7 @@ the end of the index). The index records each module's source path, modification
 of date; ``python -I -m dcg.bundle`` writes it by hand.
 
 Every module of the package is bundled except the command-line interface (``dcg.cli``,
-``dcg.commands``), which the hook never imports.
+``dcg.commands``), which the hook never imports, and so is ``__future__``.
 """
 
 from __future__ import annotations
@@ -27,6 +27,11 @@ if TYPE_CHECKING:
     from dcg._fast import Index
 
 _SKIPPED = ("dcg.cli", "dcg.commands", "dcg.__main__", "dcg._fast")
+# Standard library modules the hook imports that are neither built in nor frozen (every
+# dcg module starts with ``from __future__ import annotations``): found in the bundle,
+# they cost no listing of the standard library's directory. Stored with their absolute
+# path and checked against it like the package's own.
+_STDLIB = ("__future__",)
 
 
 def modules(package: str) -> dict[str, tuple[str, bool]]:
@@ -49,7 +54,27 @@ def modules(package: str) -> dict[str, tuple[str, bool]]:
             if any(dotted == s or dotted.startswith(s + ".") for s in _SKIPPED):
                 continue
             found[dotted] = ("/".join([*parts, name]), is_package)
+    for name in _STDLIB:
+        source = _stdlib_source(name)
+        if source is not None:
+            found[name] = (source, False)
     return found
+
+
+def _stdlib_source(name: str) -> str | None:
+    """The source file of a pure-Python standard library module, absolute; None when this
+    interpreter has it built in or frozen."""
+    import importlib.util
+
+    spec = importlib.util.find_spec(name)
+    origin = spec.origin if spec is not None else None
+    if origin is None or not origin.endswith(".py") or not os.path.isabs(origin):
+        return None
+    return origin.replace(os.sep, "/")
+
+
+def _source(package: str, rel: str) -> str:
+    return rel if rel.startswith("/") else os.path.join(package, *rel.split("/"))
 
 
 def build(package: str) -> str:
@@ -63,7 +88,7 @@ def build(package: str) -> str:
     blobs: list[bytes] = []
     offset = 0
     for dotted, (rel, is_package) in found.items():
-        source = os.path.join(package, *rel.split("/"))
+        source = _source(package, rel)
         st = os.stat(source)
         with open(source, "rb") as f:
             data = f.read()
@@ -73,7 +98,10 @@ def build(package: str) -> str:
         wanted = [d in found and not (dotted == d or dotted.startswith(d + ".")) for d in names]
         deps = tuple(d for d, keep in zip(names, wanted, strict=True) if keep)
         lead = sum(wanted[:leading])
-        code = compile(without_docstrings(tree), source, "exec", dont_inherit=True)
+        if dotted in _STDLIB:  # compiled as importlib would
+            code = compile(data, source, "exec", dont_inherit=True)
+        else:
+            code = compile(without_docstrings(tree), source, "exec", dont_inherit=True)
         blob = marshal.dumps(code)
         entry = (rel, st.st_mtime_ns, st.st_size, is_package, offset, len(blob), deps, lead)
         index[dotted] = entry
@@ -167,7 +195,7 @@ def stale(package: str) -> list[str]:
     for dotted, (rel, _is_package) in wanted.items():
         entry = index.get(dotted)
         try:
-            st = os.stat(os.path.join(package, *rel.split("/")))
+            st = os.stat(_source(package, rel))
         except OSError:
             continue
         if entry is None or (entry[1], entry[2]) != (st.st_mtime_ns, st.st_size):
