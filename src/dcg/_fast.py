@@ -38,6 +38,25 @@ def bundle_path(package: str) -> str:
     return f"{package}/__pycache__/hook.{sys.implementation.cache_tag}.bundle"
 
 
+def source_path(package: str, rel: str) -> str:
+    """An index entry's source file: relative to the package, or absolute (the stdlib's)."""
+    return rel if rel[:1] == "/" else f"{package}/{rel}"
+
+
+def read_index(fd: int) -> "tuple[Index, int] | None":
+    """The index of the open bundle ``fd`` and where its code starts; None when it is not
+    a bundle of this format for this interpreter, or is damaged."""
+    try:
+        head = _os.pread(fd, len(FORMAT) + 8, 0)
+        if head[: len(FORMAT)] != FORMAT or head[len(FORMAT) : len(FORMAT) + 4] != MAGIC:
+            return None
+        size = int.from_bytes(head[len(FORMAT) + 4 :], "little")
+        index = _marshal.loads(_os.pread(fd, size, len(head)))
+    except Exception:
+        return None
+    return (index, len(head) + size) if isinstance(index, dict) else None
+
+
 class BundleFinder:
     """A meta path finder and loader for the modules of one bundle file.
 
@@ -67,7 +86,7 @@ class BundleFinder:
             return None
         try:
             rel, mtime_ns, size, is_package = entry[:4]
-            origin = rel if rel[:1] == "/" else f"{self.package}/{rel}"
+            origin = source_path(self.package, rel)
             st = _stat(origin)
         except (OSError, TypeError, ValueError):
             return None
@@ -143,18 +162,11 @@ def install_bundle(package: str) -> bool:
         fd = _os.open(bundle_path(package), _os.O_RDONLY)
     except OSError:
         return False
-    try:
-        head = _os.pread(fd, len(FORMAT) + 8, 0)
-        if head[: len(FORMAT)] != FORMAT or head[len(FORMAT) : len(FORMAT) + 4] != _MAGIC:
-            raise ValueError("another format or interpreter")
-        size = int.from_bytes(head[len(FORMAT) + 4 :], "little")
-        index = _marshal.loads(_os.pread(fd, size, len(head)))
-        if not isinstance(index, dict):
-            raise ValueError("not an index")
-    except Exception:  # a damaged file: the normal import still works
+    found = read_index(fd)
+    if found is None:  # a damaged file: the normal import still works
         _os.close(fd)
         return False
-    sys.meta_path.insert(0, BundleFinder(package, fd, index, len(head) + size))
+    sys.meta_path.insert(0, BundleFinder(package, fd, *found))
     return True
 
 
@@ -197,7 +209,7 @@ _ModuleSpec = type(sys.__spec__)
 _ModuleType = type(sys)
 _CodeType = type(package_dir.__code__)
 _external = sys.modules["_frozen_importlib_external"]
-_MAGIC: bytes = _external.MAGIC_NUMBER
+MAGIC: bytes = _external.MAGIC_NUMBER  # this interpreter's bytecode magic number
 
 
 def finish(code: int) -> None:

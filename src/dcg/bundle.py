@@ -20,7 +20,7 @@ import marshal
 import os
 import sys
 
-from dcg._fast import FORMAT, bundle_path
+from dcg._fast import FORMAT, MAGIC, bundle_path, source_path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -73,10 +73,6 @@ def _stdlib_source(name: str) -> str | None:
     return origin.replace(os.sep, "/")
 
 
-def _source(package: str, rel: str) -> str:
-    return rel if rel.startswith("/") else os.path.join(package, *rel.split("/"))
-
-
 def build(package: str) -> str:
     """Compile every hook module of ``package`` into its bundle, atomically; the path.
 
@@ -88,7 +84,7 @@ def build(package: str) -> str:
     blobs: list[bytes] = []
     offset = 0
     for dotted, (rel, is_package) in found.items():
-        source = _source(package, rel)
+        source = source_path(package, rel)
         st = os.stat(source)
         with open(source, "rb") as f:
             data = f.read()
@@ -108,13 +104,12 @@ def build(package: str) -> str:
         blobs.append(blob)
         offset += len(blob)
     head = marshal.dumps(index)
-    magic: bytes = sys.modules["_frozen_importlib_external"].MAGIC_NUMBER
     path = bundle_path(package)
     os.makedirs(os.path.dirname(path), exist_ok=True)
     tmp = f"{path}.{os.getpid()}.tmp"
     try:
         with open(tmp, "wb") as f:
-            f.write(FORMAT + magic + len(head).to_bytes(4, "little") + head)
+            f.write(FORMAT + MAGIC + len(head).to_bytes(4, "little") + head)
             for blob in blobs:
                 f.write(blob)
         os.replace(tmp, path)
@@ -195,7 +190,7 @@ def stale(package: str) -> list[str]:
     for dotted, (rel, _is_package) in wanted.items():
         entry = index.get(dotted)
         try:
-            st = os.stat(_source(package, rel))
+            st = os.stat(source_path(package, rel))
         except OSError:
             continue
         if entry is None or (entry[1], entry[2]) != (st.st_mtime_ns, st.st_size):
@@ -205,16 +200,17 @@ def stale(package: str) -> list[str]:
 
 def read_index(package: str) -> Index | None:
     """The index of ``package``'s bundle for this interpreter; None when there is none."""
+    from dcg import _fast
+
     try:
-        with open(bundle_path(package), "rb") as f:
-            head = f.read(len(FORMAT) + 8)
-            magic = sys.modules["_frozen_importlib_external"].MAGIC_NUMBER
-            if head[: len(FORMAT)] != FORMAT or head[len(FORMAT) : len(FORMAT) + 4] != magic:
-                return None
-            index = marshal.loads(f.read(int.from_bytes(head[len(FORMAT) + 4 :], "little")))
-    except (OSError, EOFError, ValueError, TypeError):
+        fd = os.open(bundle_path(package), os.O_RDONLY)
+    except OSError:
         return None
-    return index if isinstance(index, dict) else None
+    try:
+        found = _fast.read_index(fd)
+    finally:
+        os.close(fd)
+    return None if found is None else found[0]
 
 
 def main() -> int:
