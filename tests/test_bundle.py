@@ -82,7 +82,8 @@ def _hook(package: Path, command: str, home: Path) -> str:
 
 
 def test_without_a_bundle_every_module_is_imported_from_its_file(package: Path) -> None:
-    assert bundle.stale(str(package)) == sorted(bundle.modules(str(package)))
+    wanted = {*bundle.modules(str(package)), *bundle.extensions(str(package))}
+    assert bundle.stale(str(package)) == sorted(wanted)
     installed, bundled, _ = _probe(package)
     assert not installed and bundled == []
 
@@ -224,6 +225,77 @@ def test_imports_are_loaded_directly_where_a_normal_import_would_see_the_same(
     )  # fmt: skip
     assert run.stdout.split() == ["True", "BundleFinder"]
     assert _hook(package, "git reset --hard", tmp_path / "h") == "deny"
+
+
+# Runs the hook in-process the way the entry file does, then reports the directories the
+# import system's path finder was asked to look in after the interpreter's own start.
+PATH_PROBE = """
+import io, sys
+package = sys.argv[1]
+sys.path.insert(0, package)
+import _fast
+sys.path[0] = package.rpartition("/")[0]
+before = set(sys.path_importer_cache)
+_fast.install_bundle(package)
+from dcg.hook import main
+out, sys.stdout = sys.stdout, io.StringIO()
+main([])
+answer, sys.stdout = sys.stdout.getvalue(), out
+print(sorted(set(sys.path_importer_cache) - before - {package}))
+print(" ".join(m for m in ("_json", "fcntl") if m in sys.modules))
+print(answer)
+"""
+
+
+def test_a_bundled_stop_never_lists_a_directory(package: Path, tmp_path: Path) -> None:
+    bundle.build(str(package))
+    assert {"_json", "fcntl"} <= set(bundle.extensions(str(package)))
+    home = tmp_path / "h"
+    env = {"HOME": str(home), "XDG_CACHE_HOME": str(home / ".cache"),
+           "XDG_CONFIG_HOME": str(home / ".config"), "DCG_SESSION_DIR": str(home / "s"),
+           "DCG_RESPONSE_MODE": "paranoid", "PATH": "/usr/bin:/bin"}  # fmt: skip
+    for command in ("git reset --hard", "git reset --hard", "git status"):
+        run = subprocess.run(
+            [sys.executable, "-I", "-S", "-c", PATH_PROBE, str(package)], env=env, cwd="/",
+            input=_payload(command).decode(), capture_output=True, text=True, timeout=60,
+            check=True,
+        )  # fmt: skip
+        listed, extensions, answer = run.stdout.splitlines()[:3]
+        if command == "git reset --hard":
+            assert '"deny"' in answer and extensions == "_json fcntl"
+    # The first call compiled the rules' expressions with ``re`` (and cached them); after
+    # it, nothing the hook imports is looked for on sys.path.
+    assert listed == "[]", run.stdout
+
+
+def test_an_extension_module_that_changed_is_found_the_normal_way(package: Path) -> None:
+    path = Path(bundle.build(str(package)))
+    data = path.read_bytes()
+    index = bundle.read_index(str(package))
+    assert index is not None and index["_json"][4] == -1
+    origin, mtime_ns = index["_json"][0], index["_json"][1]
+    # The same index with _json's recorded time moved: as if the library had been replaced.
+    import marshal
+
+    index["_json"] = (origin, mtime_ns + 1, *index["_json"][2:])
+    head = marshal.dumps(index)
+    start = len(FORMAT) + 4
+    old = int.from_bytes(data[start : start + 4], "little")
+    rest = data[start + 4 + old :]
+    path.write_bytes(data[:start] + len(head).to_bytes(4, "little") + head + rest)
+    probe = (
+        "import sys; sys.path.insert(0, sys.argv[1]); import _fast;"
+        "print(_fast.install_bundle(sys.argv[1]));"
+        "f = sys.meta_path[0]; print(f.find_spec('_json') is None, f.find_spec('fcntl').origin);"
+        "import _json; print(_json.__spec__.origin)"
+    )
+    run = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", probe, str(package)],
+        capture_output=True, text=True, timeout=60, check=True,
+    )  # fmt: skip
+    installed, stale, fcntl_origin, json_origin = run.stdout.split()
+    assert installed == "True" and stale == "True"
+    assert fcntl_origin == index["fcntl"][0] and json_origin == origin
 
 
 SOURCE = """\

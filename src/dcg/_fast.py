@@ -26,11 +26,13 @@ if TYPE_CHECKING:
 
     # name -> (source relative to the package, st_mtime_ns, st_size, is_package, offset
     # after the index, length, the bundled modules its body imports unconditionally, how
-    # many of those its leading import statements name)
+    # many of those its leading import statements name); for an extension module, its
+    # absolute file and EXTENSION as the offset, with no code.
     Index = dict[str, tuple[str, int, int, bool, int, int, tuple[str, ...], int]]
 
 # The bundle's first bytes: this format, then the interpreter's bytecode magic number.
-FORMAT = b"dcg-bundle-2\n"
+FORMAT = b"dcg-bundle-3\n"
+EXTENSION = -1  # the offset of an extension module's entry
 
 
 def bundle_path(package: str) -> str:
@@ -92,6 +94,10 @@ class BundleFinder:
             return None
         if st.st_mtime_ns != mtime_ns or st.st_size != size:
             return None
+        if entry[4] == EXTENSION:  # its shared library, found without a directory listing
+            spec = _ModuleSpec(name, _external.ExtensionFileLoader(name, origin), origin=origin)
+            spec.has_location = True
+            return spec
         spec = _ModuleSpec(name, self, origin=origin, is_package=is_package)  # type: ignore[arg-type]
         spec.has_location = True
         if is_package:
@@ -130,7 +136,7 @@ class BundleFinder:
         ):
             return
         spec = self.find_spec(name)
-        if spec is None:
+        if spec is None or spec.loader is not self:
             return
         module = _ModuleType(name)
         module.__spec__ = spec

@@ -9,7 +9,10 @@ the end of the index). The index records each module's source path, modification
 of date; ``python -I -m dcg.bundle`` writes it by hand.
 
 Every module of the package is bundled except the command-line interface (``dcg.cli``,
-``dcg.commands``), which the hook never imports, and so is ``__future__``.
+``dcg.commands``), which the hook never imports, and so is ``__future__``. The index also
+names the file of each standard library extension module the package imports (``_json``,
+``fcntl``, …), with no code: the reader loads it from there, checked the same way, so that
+finding it costs no listing of the standard library's directories.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import marshal
 import os
 import sys
 
-from dcg._fast import FORMAT, MAGIC, bundle_path, source_path
+from dcg._fast import EXTENSION, FORMAT, MAGIC, bundle_path, source_path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -59,6 +62,37 @@ def modules(package: str) -> dict[str, tuple[str, bool]]:
         if source is not None:
             found[name] = (source, False)
     return found
+
+
+def extensions(package: str, found: dict[str, tuple[str, bool]] | None = None) -> dict[str, str]:
+    """Top-level name -> absolute file of each extension module (a shared library) that a
+    hook module of ``package`` imports anywhere, its functions included."""
+    import importlib.machinery
+    import importlib.util
+
+    names: set[str] = set()
+    for rel, _is_package in (modules(package) if found is None else found).values():
+        try:
+            with open(source_path(package, rel), "rb") as f:
+                tree = ast.parse(f.read())
+        except (OSError, SyntaxError, ValueError):
+            continue
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names.update(alias.name.partition(".")[0] for alias in node.names)
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                names.add(node.module.partition(".")[0])
+    out: dict[str, str] = {}
+    for name in sorted(names - set(sys.builtin_module_names)):
+        try:
+            spec = importlib.util.find_spec(name)
+        except (ImportError, ValueError):
+            continue
+        if spec is None or not isinstance(spec.loader, importlib.machinery.ExtensionFileLoader):
+            continue
+        if spec.origin is not None and os.path.isabs(spec.origin):
+            out[name] = spec.origin.replace(os.sep, "/")
+    return out
 
 
 def _stdlib_source(name: str) -> str | None:
@@ -103,6 +137,9 @@ def build(package: str) -> str:
         index[dotted] = entry
         blobs.append(blob)
         offset += len(blob)
+    for dotted, origin in extensions(package, found).items():
+        st = os.stat(origin)
+        index[dotted] = (origin, st.st_mtime_ns, st.st_size, False, EXTENSION, 0, (), 0)
     head = marshal.dumps(index)
     path = bundle_path(package)
     os.makedirs(os.path.dirname(path), exist_ok=True)
@@ -182,12 +219,13 @@ def top_level_imports(tree: ast.Module, name: str, is_package: bool) -> tuple[li
 def stale(package: str) -> list[str]:
     """The hook modules of ``package`` the bundle would not serve: all of them when there is
     no usable bundle, else those whose source changed or that it lacks."""
-    wanted = modules(package)
+    wanted = {dotted: rel for dotted, (rel, _is_package) in modules(package).items()}
+    wanted.update(extensions(package))
     index = read_index(package)
     if index is None:
         return sorted(wanted)
     out: list[str] = []
-    for dotted, (rel, _is_package) in wanted.items():
+    for dotted, rel in wanted.items():
         entry = index.get(dotted)
         try:
             st = os.stat(source_path(package, rel))
