@@ -135,8 +135,10 @@ class BundleFinder:
             parent not in sys.modules or (parent in self.pending and parent != starting)
         ):
             return
+        if self.index[name][4] == EXTENSION:  # the import statement loads its library
+            return
         spec = self.find_spec(name)
-        if spec is None or spec.loader is not self:
+        if spec is None:
             return
         module = _ModuleType(name)
         module.__spec__ = spec
