@@ -6,8 +6,12 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 # Modules whose import alone would cost a large share of the hook's budget.
 FORBIDDEN = (
@@ -115,3 +119,79 @@ def test_tomllib_only_when_a_config_file_exists(tmp_path: Path) -> None:
     config.write_text('[response]\nmode = "strict"\n')
     result = _run("git status", tmp_path)
     assert "tomllib" in _top(result["loaded"])
+
+
+# The registered command's way in (``python -I -S <package>/_fast.py``): no ``site``, so
+# nothing has imported ``os`` before the hook; run in-process to see what the hook loads.
+ENTRY_PROBE = """
+import io, sys
+package = sys.argv[1]
+sys.path.insert(0, package)
+import _fast
+sys.path[0] = package.rpartition("/")[0]
+_fast.install_bundle(package)
+from dcg.hook import main
+out, sys.stdout = sys.stdout, io.StringIO()
+code = main(sys.argv[2:])
+answer, sys.stdout = sys.stdout.getvalue(), out
+print(code, " ".join(sorted(n for n in sys.modules if not n.startswith("dcg"))))
+print(answer)
+"""
+
+
+def _entry(payload: dict[str, object], tmp_path: Path, argv: tuple[str, ...] = ()) -> list[str]:
+    import os
+
+    import dcg
+
+    home = tmp_path / "home"
+    env = {"HOME": str(home), "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
+           "XDG_CACHE_HOME": str(home / ".cache"), "XDG_CONFIG_HOME": str(home / ".config"),
+           "DCG_SESSION_DIR": str(home / "sessions"), "DCG_RESPONSE_MODE": "paranoid"}  # fmt: skip
+    run = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", ENTRY_PROBE, str(Path(dcg.__file__).parent), *argv],
+        input=json.dumps(payload), env=env, cwd=tmp_path, capture_output=True, text=True,
+        timeout=60, check=True,
+    )  # fmt: skip
+    return run.stdout.splitlines()
+
+
+def _bash(command: str) -> Callable[[Path], dict[str, object]]:
+    def make(cwd: Path) -> dict[str, object]:
+        return {"session_id": "imports", "cwd": str(cwd), "hook_event_name": "PreToolUse",
+                "tool_name": "Bash", "tool_input": {"command": command}}  # fmt: skip
+
+    return make
+
+
+def _write_dcg_config(cwd: Path) -> dict[str, object]:
+    target = cwd / "home" / ".config" / "dcg" / "config.toml"
+    return {"session_id": "imports", "cwd": str(cwd), "hook_event_name": "PreToolUse",
+            "tool_name": "Write",
+            "tool_input": {"file_path": str(target), "content": "x"}}  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("payload", "decision"),
+    [
+        pytest.param(_bash("git status"), "", id="safe-git"),
+        pytest.param(_bash("git reset --hard"), "deny", id="stopped"),
+        pytest.param(_bash("rm -rf ./src ~/notes"), "deny", id="stopped-rm"),
+        pytest.param(_bash("python3 -c \"import shutil; shutil.rmtree('/srv/app/data')\""), "deny",
+                     id="stopped-interpreter"),
+        pytest.param(_write_dcg_config, "deny", id="file-tool-on-dcg-config"),
+    ],
+)  # fmt: skip
+def test_the_registered_command_never_imports_os(
+    payload: object, decision: str, tmp_path: Path
+) -> None:
+    # os costs ~1.5 ms (its environ needs _collections_abc): dcg.oslite stands in for it.
+    assert callable(payload)
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "app.py").write_text("work\n")
+    for _ in range(2):  # the second call runs with the expression cache the first wrote
+        (code_and_modules, *answer) = _entry(payload(tmp_path), tmp_path)
+    code, *modules = code_and_modules.split()
+    assert code == "0"
+    assert decision in "".join(answer) and (decision or not "".join(answer))
+    assert "os" not in modules and "_collections_abc" not in modules, " ".join(modules)

@@ -8,8 +8,7 @@ configuration on a machine that has none.
 
 from __future__ import annotations
 
-import os
-
+from dcg import oslite as os
 from dcg import paths
 from dcg.packs import CORE
 

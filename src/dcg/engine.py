@@ -307,8 +307,7 @@ def _moved(argv: tuple[str, ...], cwd: str | None) -> str:
     A destination dcg cannot know (``cd -``, ``popd``, ``cd "$X"``) becomes ``/``, so
     that relative targets after it are judged as the worst case, never as project output.
     """
-    import posixpath
-
+    from dcg.oslite import path as posixpath
     from dcg.targets import home
 
     args = [a for a in argv[1:] if a not in ("-L", "-P", "--")]

@@ -9,7 +9,7 @@ reaches, named in the texts (decisions.md 10.7). Every call is bounded by
 
 from __future__ import annotations
 
-import os
+from dcg import oslite as os
 
 TYPE_CHECKING = False  # typing costs ms at start-up; type checkers treat this as True
 if TYPE_CHECKING:

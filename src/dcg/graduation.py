@@ -13,9 +13,9 @@ goes to stderr. Config arrives as plain dicts (``config.response``,
 
 from __future__ import annotations
 
-import os
 import time
 
+from dcg import oslite as os
 from dcg import paths, render
 from dcg.decision import Counts, Verdict, int_setting, judge, next_level, setting
 from dcg.hookio import SOFT_BLOCK, WARNING, Outcome

@@ -145,7 +145,7 @@ def main(
         return 0
     # os is imported only past the prefilter: with ``_collections_abc`` it costs the
     # no-keyword path a tenth of a bare interpreter start.
-    import os
+    from dcg import oslite as os
 
     env = os.environ if environ is None else environ
     notices: list[str] = []
@@ -378,9 +378,9 @@ def synthetic(rule_name: str, line: str, why: str) -> Match:
 def log_error(exc: BaseException) -> None:
     """Append a traceback to the error log; never raise, never print to stdout."""
     try:
-        import os
         import traceback
 
+        from dcg import oslite as os
         from dcg import paths
 
         path = paths.error_log()

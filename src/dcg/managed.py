@@ -19,8 +19,7 @@ not parse is read the strictest way: paranoid mode and no user allowlist.
 
 from __future__ import annotations
 
-import os
-
+from dcg import oslite as os
 from dcg import paths
 
 TYPE_CHECKING = False

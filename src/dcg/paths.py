@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import os
+from dcg import oslite as os
 
 
 def config_dir() -> str:

@@ -9,8 +9,9 @@ Python, a damaged file, ``_sre`` refusing the code) falls back to ``re``.
 
 from __future__ import annotations
 
-import os
 import sys
+
+from dcg import oslite as os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

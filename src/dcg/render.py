@@ -351,10 +351,11 @@ def recommendation(status: dict[str, object]) -> list[str]:
 
 def console(file: TextIO | None = None) -> Console:
     """A rich console: colour only on a terminal and when NO_COLOR is unset."""
-    import os
     import sys
 
     from rich.console import Console
+
+    from dcg import oslite as os
 
     out = file if file is not None else sys.stdout
     tty = out.isatty()

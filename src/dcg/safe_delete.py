@@ -9,10 +9,9 @@ keeps a target unsafe, and a target that does not exist is judged like one that 
 
 from __future__ import annotations
 
-import os
-import posixpath
-
 from dcg import gitinfo, regenerable
+from dcg import oslite as os
+from dcg.oslite import path as posixpath
 from dcg.shell.command import Command
 from dcg.targets import (
     FEEDERS,

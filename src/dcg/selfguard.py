@@ -9,10 +9,9 @@ match. Imported only after the keyword prefilter passed; stdlib only.
 
 from __future__ import annotations
 
-import os
-import posixpath
-
+from dcg import oslite as os
 from dcg import paths
+from dcg.oslite import path as posixpath
 from dcg.writes import INTO, operands, targets
 
 TYPE_CHECKING = False

@@ -8,9 +8,8 @@ never set may be empty (``"$BUILD_DIR/"`` may be ``/``).
 
 from __future__ import annotations
 
-import os
-import posixpath
-
+from dcg import oslite as os
+from dcg.oslite import path as posixpath
 from dcg.shell.expand import has_glob, path_match
 
 # typing is not imported at run time: it costs more than the hook's whole budget.

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-import posixpath
+from dcg.oslite import path as posixpath
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import os
-
 from dcg import jsonfast
+from dcg import oslite as os
 from dcg.agents import _fields
 from dcg.agents._common import (
     ask_text,

@@ -11,7 +11,7 @@ bounded). ``$IFS`` splitting lives with the rest of word expansion (:mod:`dcg.sh
 
 from __future__ import annotations
 
-import os
+from dcg import oslite as os
 
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
 

@@ -14,8 +14,7 @@ known is an opaque execution.
 
 from __future__ import annotations
 
-import os
-
+from dcg import oslite as os
 from dcg.shell import gitargs
 
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path

@@ -10,7 +10,11 @@ is bounded (files, size, include depth) and costs nothing unless a git command n
 
 from __future__ import annotations
 
-import os
+from dcg import oslite as os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 MAX_FILES = 16
 MAX_BYTES = 256 * 1024
@@ -204,7 +208,7 @@ def _with_common(git_dir: str) -> list[str]:
     return paths
 
 
-def user_config(environ: dict[str, str] | os._Environ[str]) -> tuple[list[str], str]:
+def user_config(environ: Mapping[str, str]) -> tuple[list[str], str]:
     """The user's config files (git reads XDG first, then ~/.gitconfig) and the home dir."""
     home = environ.get("HOME") or os.path.expanduser("~")
     xdg = environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")

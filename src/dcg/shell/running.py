@@ -11,8 +11,7 @@ output is unknown, a makefile read from an unknown stdin) is an opaque finding.
 
 from __future__ import annotations
 
-import os
-
+from dcg import oslite as os
 from dcg.shell import opaque, scripts
 from dcg.shell.lexer import lex
 from dcg.shell.parser import OPAQUE

@@ -12,8 +12,7 @@ walker found a command that runs a file.
 
 from __future__ import annotations
 
-import os
-
+from dcg import oslite as os
 from dcg.shell.payloads import SHELLS
 from dcg.shell.unwrap import normalize
 

@@ -12,9 +12,8 @@ size and mtime; a hand edit of either file invalidates the cache.
 
 from __future__ import annotations
 
-import os
-
 from dcg import jsonfast, paths
+from dcg import oslite as os
 from dcg.state import clock, files
 
 Entry = dict[str, str]

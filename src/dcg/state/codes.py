@@ -11,9 +11,8 @@ whenever the file is rewritten.
 
 from __future__ import annotations
 
-import os
-
 from dcg import jsonfast
+from dcg import oslite as os
 from dcg.state import clock, files
 
 SCHEMA_VERSION = 1

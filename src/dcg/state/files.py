@@ -11,8 +11,9 @@ names the inode it holds and starts over otherwise.
 from __future__ import annotations
 
 import fcntl
-import os
 import stat
+
+from dcg import oslite as os
 
 TYPE_CHECKING = False  # typing costs ms at start-up; type checkers treat this as True
 

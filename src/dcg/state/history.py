@@ -14,9 +14,8 @@ Host and user cost no import: ``os.uname()``, the environment and ``os.getuid()`
 
 from __future__ import annotations
 
-import os
-
 from dcg import jsonfast
+from dcg import oslite as os
 from dcg.state import clock, files
 
 TYPE_CHECKING = False  # typing costs ms at start-up; type checkers treat this as True

@@ -8,9 +8,8 @@ activity; a shell session also ends when its shell is gone.
 
 from __future__ import annotations
 
-import os
-
 from dcg import jsonfast
+from dcg import oslite as os
 from dcg.state import clock, files
 
 TYPE_CHECKING = False  # typing costs ms at start-up; type checkers treat this as True
