@@ -81,9 +81,12 @@ def ensure_dir(path: str) -> None:
     """Create ``path`` as a private directory, or check that the existing one is ours."""
     if path in _checked_dirs:
         return
-    # The mode applies to the leaf; chmod below makes it umask-proof.
-    os.makedirs(path, 0o700, exist_ok=True)
-    st = os.lstat(path)
+    try:  # it exists on every call but the first: one system call
+        st = os.lstat(path)
+    except FileNotFoundError:
+        # The mode applies to the leaf; chmod below makes it umask-proof.
+        os.makedirs(path, 0o700, exist_ok=True)
+        st = os.lstat(path)
     if stat.S_ISLNK(st.st_mode):
         raise StateError(f"{path} is a symlink; refusing to use it")
     if not stat.S_ISDIR(st.st_mode):
