@@ -1,4 +1,5 @@
-"""The hook command ``dcg install`` registers: ``<python> -I -S <package>/_fast.py``.
+"""The hook command ``dcg install`` registers: ``<python> -I -S <package>/__pycache__/
+hook-entry.<tag>.pyc``, the entry file ``_fast.py`` compiled (or ``_fast.py`` itself).
 
 End to end: a real ``dcg install`` into a temporary HOME — from a regular (non-editable)
 venv install and from this editable checkout — whose registered command, run the way the
@@ -30,6 +31,7 @@ from dcg.commands.uninstall import uninstall
 
 ROOT = Path(__file__).resolve().parents[2]
 PKG = Path(dcg.__file__).resolve().parent
+ENTRY = f"hook-entry.{sys.implementation.cache_tag}.pyc"  # the compiled entry's name
 
 # Settings the person had before install (dcg must give these bytes back).
 BEFORE = '{\n    "model": "opus",\n    "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x"}]}]}\n}\n'  # noqa: E501
@@ -95,7 +97,7 @@ def _install_and_check(dcg_bin: str, python: str, package: Path, tmp: Path) -> N
     parsed = _hooks.parse_command(command)
     assert parsed is not None and parsed.entry is not None
     assert shlex.split(command)[:3] == [python, "-I", "-S"]
-    assert Path(parsed.entry) == package / "_fast.py" and parsed.args == []
+    assert Path(parsed.entry) == package / "__pycache__" / ENTRY and parsed.args == []
     assert _bytecode.stale(str(package)) == [], "install leaves the package compiled"
     assert bundle.stale(str(package)) == [], "and its hook modules bundled"
     gemini = _hooks.parse_command(_registered(home, "gemini"))
@@ -174,13 +176,72 @@ def test_entry_file_runs_without_the_launcher_or_site(tmp_path: Path) -> None:
         cwd="/", timeout=60, check=False,
     )  # fmt: skip
     assert json.loads(run.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
-    # Run without -I, Python puts the package directory itself first on sys.path: the
-    # entry file takes it off again and still finds the package from its own place.
-    run = subprocess.run(
-        [sys.executable, "-S", str(PKG / "_fast.py")], input=_claude_payload("git reset --hard"),
-        capture_output=True, env=env, cwd="/", timeout=60, check=False,
+    # Run without -I, Python puts the package directory itself (or its __pycache__) first
+    # on sys.path: the entry file takes it off again and finds the package from its place.
+    for entry in (PKG / "_fast.py", PKG / "__pycache__" / ENTRY):
+        run = subprocess.run(
+            [sys.executable, "-S", str(entry)], input=_claude_payload("git reset --hard"),
+            capture_output=True, env=env, cwd="/", timeout=60, check=False,
+        )  # fmt: skip
+        assert json.loads(run.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
+
+
+@pytest.fixture
+def package(tmp_path: Path) -> Path:
+    """A copy of the package with its bundle and compiled entry, outside any install."""
+    import shutil
+
+    copy = tmp_path / "site" / "dcg"
+    shutil.copytree(PKG, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    bundle.build(str(copy))
+    assert bundle.entry_fresh(str(copy)) and bundle.stale(str(copy)) == []
+    return copy
+
+
+def _run_entry(package: Path, command: str, home: Path) -> subprocess.CompletedProcess[bytes]:
+    return subprocess.run(
+        [sys.executable, "-I", "-S", str(package / "__pycache__" / ENTRY)],
+        input=_claude_payload(command), capture_output=True, cwd="/", timeout=60, check=False,
+        env=_env(home, DCG_RESPONSE_MODE="paranoid"),
     )  # fmt: skip
+
+
+def test_the_compiled_entry_runs_an_edited_entry_file_from_its_source(
+    package: Path, tmp_path: Path
+) -> None:
+    # An upgrade or an edit changed _fast.py after the entry was compiled: the change runs.
+    source = package / "_fast.py"
+    text = source.read_text()
+    anchor = "    gc.disable()\n"
+    assert anchor in text
+    source.write_text(text.replace(anchor, anchor + '    sys.stderr.write("edited\\n")\n', 1))
+    assert not bundle.entry_fresh(str(package)) and bundle.stale(str(package)) == ["dcg._fast"]
+    run = _run_entry(package, "git reset --hard", tmp_path / "h")
+    assert run.stderr == b"edited\n", run
     assert json.loads(run.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
+    assert _run_entry(package, "ls", tmp_path / "h").stdout == b""
+    bundle.build(str(package))
+    assert bundle.entry_fresh(str(package))
+    assert _run_entry(package, "git reset --hard", tmp_path / "h").stderr == b"edited\n"
+
+
+def test_the_compiled_entry_of_a_removed_package_says_so_and_blocks(
+    package: Path, tmp_path: Path
+) -> None:
+    (package / "_fast.py").unlink()
+    run = _run_entry(package, "ls", tmp_path / "h")
+    # Exit 2, as Python's own for a missing script: the agents that know it block on it.
+    assert run.returncode == 2 and run.stdout == b""
+    assert b"_fast.py is gone" in run.stderr and b"dcg install" in run.stderr
+
+
+def test_the_compiled_entry_is_refused_by_another_python(package: Path) -> None:
+    # Python checks a compiled file's magic number: a mismatch is never run as code.
+    path = package / "__pycache__" / ENTRY
+    data = bytearray(path.read_bytes())
+    data[0] ^= 0xFF
+    path.write_bytes(bytes(data))
+    assert not bundle.entry_fresh(str(package)) and "dcg._fast" in bundle.stale(str(package))
 
 
 @pytest.mark.parametrize(
@@ -196,6 +257,10 @@ def test_entry_file_runs_without_the_launcher_or_site(tmp_path: Path) -> None:
         f"cp /dev/null {PKG}/_fast.py",
         f"rm -rf {PKG}/__pycache__ {PKG}/_fast.py",
         f"cp /tmp/evil {PKG}/__pycache__/hook.cpython-311.bundle",
+        f"cp /tmp/evil {PKG}/__pycache__/{ENTRY}",
+        f"echo > {PKG}/__pycache__/{ENTRY}",
+        f"cd {PKG}/__pycache__ && rm hook-entry.*",
+        f"python3 -c \"open('{PKG}/__pycache__/{ENTRY}', 'wb').write(b'')\"",
         f"python3 -c \"import os; os.remove('{PKG}/_fast.py')\"",
     ],
 )
@@ -225,12 +290,19 @@ FORMS = [
         ("/my venv/bin/python3.12", "/my src/dcg/_fast.py", ["--agent", "gemini"]),
     ),
     ("C:/py/python.exe -I -S C:/x/dcg/_fast.py", ("C:/py/python.exe", "C:/x/dcg/_fast.py", [])),
+    (
+        "/v/bin/python -I -S /v/dcg/__pycache__/hook-entry.cpython-311.pyc --agent codex",
+        ("/v/bin/python", "/v/dcg/__pycache__/hook-entry.cpython-311.pyc", ["--agent", "codex"]),
+    ),
 ]
 NOT_DCG = [
     "dcg",
     "dcg hooks",
     "/usr/bin/dcgx hook",
     "python -I -S /x/other/_fast.py",
+    "python -I -S /x/other/__pycache__/hook-entry.cpython-311.pyc",
+    "python -I -S /x/dcg/hook-entry.cpython-311.pyc",
+    "python -I -S /x/dcg/__pycache__/hook.cpython-311.pyc",
     "python /x/dcg/fast.py",
     "node /x/dcg/_fast.py",
     "python -I -S",
@@ -275,7 +347,7 @@ def test_reinstall_replaces_an_old_dcg_hook_command(tmp_path: Path) -> None:
     command = _registered(Path.home(), "claude")
     assert _hooks.parse_command(command) == (
         os.path.abspath(sys.executable),
-        str(PKG / "_fast.py"),
+        str(PKG / "__pycache__" / ENTRY),
         [],
     )
     assert uninstall(["claude"], stdout=io.StringIO()) == 0
@@ -445,3 +517,16 @@ def test_doctor_reports_a_missing_entry_file(monkeypatch: pytest.MonkeyPatch) ->
     path.write_text(json.dumps({"hooks": {"PreToolUse": [_hooks.entry("claude", command)]}}))
     findings = {f["check"]: f for f in _doctor(monkeypatch) if f["scope"] == "claude"}
     assert not findings["entry file"]["ok"] and findings["entry file"]["fatal"]
+
+
+def test_doctor_tells_the_compiled_entry_from_its_source(package: Path) -> None:
+    from dcg.commands.doctor import entry_finding
+
+    compiled = str(package / "__pycache__" / ENTRY)
+    assert entry_finding("claude", compiled, "dcg install").ok
+    source = entry_finding("claude", str(package / "_fast.py"), "dcg install")
+    assert (source.ok, source.fatal, source.fix) == (False, False, "dcg install")
+    assert "compiles on every call" in source.detail
+    (package / "_fast.py").write_text((package / "_fast.py").read_text() + "\n# edited\n")
+    stale = entry_finding("claude", compiled, "dcg install")
+    assert (stale.ok, stale.fatal) == (False, False) and "runs the source" in stale.detail

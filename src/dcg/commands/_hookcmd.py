@@ -1,8 +1,9 @@
 """The hook command dcg registers, in its two forms, and how to recognise either one.
 
-``dcg install`` writes ``<python> -I -S <…>/dcg/_fast.py [--agent X]`` into your own
+``dcg install`` writes ``<python> -I -S <…>/dcg/__pycache__/hook-entry.<tag>.pyc [--agent
+X]`` (or ``<…>/dcg/_fast.py`` where that compiled entry could not be written) into your own
 settings (the fast form: see ``dcg/_fast.py``) and ``dcg hook [--agent X]`` into shared
-project settings; uninstall, doctor and re-installs recognise both as dcg's.
+project settings; uninstall, doctor and re-installs recognise every form as dcg's.
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ def dcg_executable() -> str:
 # The fast entry file (dcg/_fast.py) and the interpreter flags it is registered with:
 # isolated mode, no site (the file puts its own installation on sys.path).
 ENTRY_NAME = "_fast.py"
+COMPILED_PREFIX = "hook-entry."  # dcg/__pycache__/hook-entry.<cache tag>.pyc
 FAST_FLAGS = ("-I", "-S")
 
 
@@ -40,6 +42,30 @@ def entry_file() -> str:
     import dcg
 
     return os.path.join(os.path.dirname(os.path.abspath(dcg.__file__)), ENTRY_NAME)
+
+
+def registered_entry(entry: str) -> str:
+    """What the fast form runs for the entry file ``entry``: its compiled entry when that is
+    fresh (Python then compiles nothing), else the entry file itself."""
+    from dcg import bundle
+
+    package = os.path.dirname(entry)
+    return bundle.entry_path(package) if bundle.entry_fresh(package) else entry
+
+
+def package_of(entry: str) -> str:
+    """The package directory of a registered entry (``…/dcg/_fast.py`` or ``…/dcg/
+    __pycache__/hook-entry.<tag>.pyc``)."""
+    where = os.path.dirname(entry)
+    return os.path.dirname(where) if os.path.basename(where) == "__pycache__" else where
+
+
+def _is_entry(path: str) -> bool:
+    head, _, name = path.replace("\\", "/").rpartition("/")
+    if name == ENTRY_NAME:
+        return _base(head) == "dcg"
+    compiled = name.startswith(COMPILED_PREFIX) and name.endswith(".pyc")
+    return compiled and _base(head) == "__pycache__" and _base(head.rpartition("/")[0]) == "dcg"
 
 
 def interpreter() -> str:
@@ -82,7 +108,8 @@ def parse_command(command: object) -> Parsed | None:
     """``command`` as one of dcg's two hook forms, None when it is neither.
 
     ``<…>/dcg hook [flags]`` (any launcher named dcg) and ``<python> [-options] <…>/dcg/
-    _fast.py [flags]`` (what install writes now); uninstall and doctor know both.
+    _fast.py [flags]`` or its compiled entry (what install writes now); uninstall and
+    doctor know all of them.
     """
     if not isinstance(command, str):
         return None
@@ -97,8 +124,7 @@ def parse_command(command: object) -> Parsed | None:
         i += 1
     if i >= len(words) or not _base(words[0]).lower().startswith("python"):
         return None
-    entry = words[i].replace("\\", "/")
-    if entry.rpartition("/")[2] != ENTRY_NAME or _base(entry.rpartition("/")[0]) != "dcg":
+    if not _is_entry(words[i]):
         return None
     return Parsed(words[0], words[i], words[i + 1 :])
 

@@ -28,7 +28,9 @@ fast_command = _hookcmd.fast_command
 hook_command = _hookcmd.hook_command
 interpreter = _hookcmd.interpreter
 is_dcg_command = _hookcmd.is_dcg_command
+package_of = _hookcmd.package_of
 parse_command = _hookcmd.parse_command
+registered_entry = _hookcmd.registered_entry
 
 
 class Spec(NamedTuple):

@@ -161,7 +161,7 @@ def check_speed(
     key = f"{parsed.program}\0{parsed.entry}"
     fix = f"dcg install --agent {agent}"
     if key not in cache:
-        package = os.path.dirname(parsed.entry) if parsed.entry else os.path.dirname(_own_file())
+        package = _hooks.package_of(parsed.entry) if parsed.entry else os.path.dirname(_own_file())
         script = None if parsed.entry else _read_head(_executable(command))
         editable = speed.is_editable(package)
         found = [speed.launcher_verdict(parsed, script, project=project, editable=editable,
@@ -267,7 +267,7 @@ def check_agent(
         if not os.path.isfile(parsed.entry):
             detail = f"the entry file {parsed.entry} does not exist (dcg moved or removed?)"
             return [*out, Finding(scope, "entry file", False, True, detail, fix_install)]
-        out.append(Finding(scope, "entry file", True, False, parsed.entry, ""))
+        out.append(entry_finding(scope, parsed.entry, fix_install))
     out += check_hook_options(scope, command, fix_install)
     if speed_cache is not None:
         out += check_speed(agent, command, cwd, project=project, cache=speed_cache)
@@ -279,6 +279,26 @@ def check_agent(
 
         out.append(opencode_loads(_opencode.version(), text))
     return out
+
+
+def entry_finding(scope: str, entry: str, fix: str) -> Finding:
+    """The registered entry file: its compiled form, fresh, or its source (compiled by
+    Python on every call), or a compiled form older than its source (which then runs the
+    source)."""
+    from dcg import bundle
+
+    package = _hooks.package_of(entry)
+    compiled = entry != os.path.join(package, _hooks.ENTRY_NAME)
+    if not compiled:
+        detail = f"{entry}: its source, which Python compiles on every call (about 1.5 ms)"
+        return Finding(scope, "entry file", False, False, detail, fix)
+    if not bundle.entry_fresh(package):
+        detail = (
+            f"{entry} was compiled from an older {_hooks.ENTRY_NAME} (an upgrade or an edit): "
+            "every call runs the source instead"
+        )
+        return Finding(scope, "entry file", False, False, detail, fix)
+    return Finding(scope, "entry file", True, False, entry, "")
 
 
 def check_hook_options(scope: str, command: str, fix: str) -> list[Finding]:

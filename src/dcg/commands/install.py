@@ -85,10 +85,19 @@ def install(
     chosen = choose_agents(agents, all_agents=all_agents, home=home)
     fast: tuple[str, str] | None = None
     if exe is None and not project:
-        # Your own settings: this interpreter runs the package's entry file directly.
-        fast = (_hooks.interpreter(), _hooks.entry_file())
+        # Your own settings: this interpreter runs the package's entry file directly, in
+        # its compiled form where that could be written (nothing to compile per call).
+        python, entry = _hooks.interpreter(), _hooks.entry_file()
         if not dry_run:
-            out.write(ensure_bytecode(*fast))
+            out.write(ensure_bytecode(python, entry))
+            fast = (python, _hooks.registered_entry(entry))
+        else:
+            from dcg import bundle
+            from dcg.commands import _bytecode
+
+            package = os.path.dirname(entry)
+            writable = _bytecode.can_write(package)
+            fast = (python, bundle.entry_path(package) if writable else entry)
     elif exe is None:
         # A project's settings are committed and shared: name dcg as found on PATH.
         exe = "dcg"
