@@ -273,8 +273,10 @@ def test_install_all_with_one_commented_file_installs_the_others(run: Dcg) -> No
     result = run("install", "--all")
     assert result.code == 1, result
     assert "gemini: NOT installed" in result.out and "add this to" in result.out
-    # What install registers: this venv's Python on the package's entry file.
-    fast = _hooks.fast_command("gemini", os.path.abspath(sys.executable), _hooks.entry_file())
+    # What install registers: this venv's Python on the package's compiled entry file.
+    entry = _hooks.registered_entry(_hooks.entry_file())
+    assert entry.endswith(".pyc"), "install compiled the entry file"
+    fast = _hooks.fast_command("gemini", os.path.abspath(sys.executable), entry)
     assert '"BeforeTool"' in result.out and fast in result.out
     assert f"{len(AGENTS) - 1} of {len(AGENTS)} agents installed; not gemini" in result.out
     assert gemini.read_text() == text
@@ -282,7 +284,7 @@ def test_install_all_with_one_commented_file_installs_the_others(run: Dcg) -> No
         if agent != "gemini":
             # Auggie runs a .sh file (its docs require one): dcg's script names the entry.
             hook = home / ".augment/hooks/dcg-hook.sh" if agent == "auggie" else home / rel
-            assert _hooks.entry_file() in hook.read_text(), agent
+            assert entry in hook.read_text(), agent
     # The hook the agents now run is this dcg, and it works.
     paranoid = run.hook("git reset --hard", args=("--mode", "paranoid"), env=DETAILS)
     assert decision(paranoid) == "hard_block"
