@@ -16,6 +16,7 @@ import os
 import shlex
 import subprocess
 import sys
+import time
 import venv
 from pathlib import Path
 
@@ -393,6 +394,19 @@ def test_speed_verdict_flags_a_slow_hook(
 def test_speed_verdict_when_the_command_cannot_run() -> None:
     verdict = speed.speed_verdict(None, "dcg install")
     assert not verdict.ok and verdict.fix == "dcg install"
+
+
+def test_measure_gives_up_on_a_hook_that_hangs() -> None:
+    hang = [sys.executable, "-I", "-c", "import sys, time; sys.stdin.read(); time.sleep(30)"]
+    start = time.monotonic()
+    assert speed.measure(hang, sys.executable, b"{}", b"{}", {}, limit=0.5) is None
+    assert time.monotonic() - start < 10
+
+
+def test_a_timed_call_is_not_rounded_up_to_a_polling_step() -> None:
+    # 20 ms: polling with doubling sleeps (0.5, 1, 2, 4, 8, 16 ms) would see it at 31.5.
+    runs = sorted(speed.timed_run(["sleep", "0.02"], None, dict(os.environ), 5) for _ in range(5))
+    assert 0.02 <= runs[2] < 0.029, runs
 
 
 OLD_PIP_SCRIPT = "#!/v/bin/python\n# -*- coding: utf-8 -*-\nimport re\nimport sys\n"
