@@ -194,6 +194,8 @@ def ensure_bytecode(python: str, entry: str) -> str:
             )
         else:
             said += f"wrote {path} (the hook loads its modules from this one file)\n"
+            if bundle.entry_fresh(package):
+                said += f"wrote {bundle.entry_path(package)} (the hook's entry file, compiled)\n"
     return said
 
 
