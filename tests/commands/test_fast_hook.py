@@ -544,3 +544,10 @@ def test_doctor_tells_the_compiled_entry_from_its_source(package: Path) -> None:
     (package / "_fast.py").write_text((package / "_fast.py").read_text() + "\n# edited\n")
     stale = entry_finding("claude", compiled, "dcg install")
     assert (stale.ok, stale.fatal) == (False, False) and "runs the source" in stale.detail
+    # Compiled by another Python than the registered one: that Python refuses to run it.
+    data = bytearray((package / "__pycache__" / ENTRY).read_bytes())
+    data[0] ^= 0xFF
+    (package / "__pycache__" / ENTRY).write_bytes(bytes(data))
+    other = entry_finding("claude", compiled, "dcg install", sys.executable)
+    assert (other.ok, other.fatal, other.fix) == (False, True, "dcg install")
+    assert "another version" in other.detail

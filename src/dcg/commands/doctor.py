@@ -267,7 +267,7 @@ def check_agent(
         if not os.path.isfile(parsed.entry):
             detail = f"the entry file {parsed.entry} does not exist (dcg moved or removed?)"
             return [*out, Finding(scope, "entry file", False, True, detail, fix_install)]
-        out.append(entry_finding(scope, parsed.entry, fix_install))
+        out.append(entry_finding(scope, parsed.entry, fix_install, parsed.program))
     out += check_hook_options(scope, command, fix_install)
     if speed_cache is not None:
         out += check_speed(agent, command, cwd, project=project, cache=speed_cache)
@@ -281,14 +281,23 @@ def check_agent(
     return out
 
 
-def entry_finding(scope: str, entry: str, fix: str) -> Finding:
+def entry_finding(scope: str, entry: str, fix: str, python: str | None = None) -> Finding:
     """The registered entry file: its compiled form, fresh, or its source (compiled by
     Python on every call), or a compiled form older than its source (which then runs the
-    source)."""
+    source), or one for another Python than ``python``, the registered interpreter (which
+    refuses it: the hook cannot run)."""
     from dcg import bundle
 
     package = _hooks.package_of(entry)
     compiled = entry != os.path.join(package, _hooks.ENTRY_NAME)
+    if compiled and python is not None and _same_program(python, sys.executable):
+        import importlib.util
+
+        with open(entry, "rb") as f:
+            magic = f.read(4)
+        if magic != importlib.util.MAGIC_NUMBER:
+            detail = f"{entry} was compiled for another version of {python}, which refuses it"
+            return Finding(scope, "entry file", False, True, detail, fix)
     if not compiled:
         detail = f"{entry}: its source, which Python compiles on every call (about 1.5 ms)"
         return Finding(scope, "entry file", False, False, detail, fix)
@@ -299,6 +308,13 @@ def entry_finding(scope: str, entry: str, fix: str) -> Finding:
         )
         return Finding(scope, "entry file", False, False, detail, fix)
     return Finding(scope, "entry file", True, False, entry, "")
+
+
+def _same_program(a: str, b: str) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False
 
 
 def check_hook_options(scope: str, command: str, fix: str) -> list[Finding]:
