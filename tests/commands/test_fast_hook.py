@@ -551,3 +551,11 @@ def test_doctor_tells_the_compiled_entry_from_its_source(package: Path) -> None:
     other = entry_finding("claude", compiled, "dcg install", sys.executable)
     assert (other.ok, other.fatal, other.fix) == (False, True, "dcg install")
     assert "another version" in other.detail
+
+
+def test_the_source_is_registered_where_no_fresh_compiled_entry_exists(package: Path) -> None:
+    source = str(package / "_fast.py")
+    assert _hooks.registered_entry(source) == str(package / "__pycache__" / ENTRY)
+    (package / "__pycache__" / ENTRY).unlink()  # could not be written (read-only package)
+    assert _hooks.registered_entry(source) == source
+    assert _hooks.package_of(source) == _hooks.package_of(str(package / "__pycache__" / ENTRY))
