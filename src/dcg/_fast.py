@@ -40,7 +40,8 @@ if TYPE_CHECKING:
 # (st_mtime_ns, st_size) of the source this code was compiled from: set only in the
 # compiled entry (see dcg.bundle.build_entry); None when Python runs the source.
 SOURCE_STAMP: "tuple[int, int] | None" = None
-ENTRY_PREFIX = "hook-entry."  # not a module name: nothing imports it by mistake
+ENTRY_SOURCE = "_fast.py"  # this file's name in the package
+ENTRY_PREFIX = "hook-entry."  # the compiled entry's: not a module name, nothing imports it
 
 # The bundle's first bytes: this format, then the interpreter's bytecode magic number.
 FORMAT = b"dcg-bundle-3\n"
@@ -55,6 +56,11 @@ def bundle_path(package: str) -> str:
 def entry_path(package: str) -> str:
     """The compiled entry file of the package directory ``package`` for this interpreter."""
     return f"{package}/__pycache__/{ENTRY_PREFIX}{sys.implementation.cache_tag}.pyc"
+
+
+def entry_source(package: str) -> str:
+    """The entry file's source (this file) in the package directory ``package``."""
+    return f"{package}/{ENTRY_SOURCE}"
 
 
 def source_path(package: str, rel: str) -> str:
@@ -210,7 +216,7 @@ def run_source_if_changed(package: str) -> None:
     compiled from (it ends the process); exit 2 with a message when it is gone."""
     if SOURCE_STAMP is None:
         return
-    source = f"{package}/_fast.py"
+    source = entry_source(package)
     try:
         st = _stat(source)
     except OSError:

@@ -25,7 +25,7 @@ import marshal
 import os
 import sys
 
-from dcg._fast import EXTENSION, FORMAT, MAGIC, bundle_path, source_path
+from dcg._fast import EXTENSION, FORMAT, MAGIC, bundle_path, entry_source, source_path
 from dcg._fast import entry_path as entry_path
 
 TYPE_CHECKING = False
@@ -33,6 +33,7 @@ if TYPE_CHECKING:
     from dcg._fast import Index
 
 _SKIPPED = ("dcg.cli", "dcg.commands", "dcg.__main__", "dcg._fast")
+ENTRY = "dcg._fast"  # how stale() names the compiled entry
 # Standard library modules the hook imports that are neither built in nor frozen (every
 # dcg module starts with ``from __future__ import annotations``): found in the bundle,
 # they cost no listing of the standard library's directory. Stored with their absolute
@@ -70,21 +71,32 @@ def modules(package: str) -> dict[str, tuple[str, bool]]:
 def extensions(package: str, found: dict[str, tuple[str, bool]] | None = None) -> dict[str, str]:
     """Top-level name -> absolute file of each extension module (a shared library) that a
     hook module of ``package`` imports anywhere, its functions included."""
-    import importlib.machinery
-    import importlib.util
-
     names: set[str] = set()
     for rel, _is_package in (modules(package) if found is None else found).values():
         try:
             with open(source_path(package, rel), "rb") as f:
-                tree = ast.parse(f.read())
+                names |= imported_names(ast.parse(f.read()))
         except (OSError, SyntaxError, ValueError):
             continue
-        for node in ast.walk(tree):
-            if isinstance(node, ast.Import):
-                names.update(alias.name.partition(".")[0] for alias in node.names)
-            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-                names.add(node.module.partition(".")[0])
+    return extension_files(names)
+
+
+def imported_names(tree: ast.Module) -> set[str]:
+    """The top-level names of every absolute import in ``tree``, functions included."""
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names.update(alias.name.partition(".")[0] for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names.add(node.module.partition(".")[0])
+    return names
+
+
+def extension_files(names: set[str]) -> dict[str, str]:
+    """Name -> absolute file of those of ``names`` that are extension modules."""
+    import importlib.machinery
+    import importlib.util
+
     out: dict[str, str] = {}
     for name in sorted(names - set(sys.builtin_module_names)):
         try:
@@ -120,12 +132,14 @@ def build(package: str) -> str:
     index: Index = {}
     blobs: list[bytes] = []
     offset = 0
+    imported: set[str] = set()  # for the extension modules' entries
     for dotted, (rel, is_package) in found.items():
         source = source_path(package, rel)
         st = os.stat(source)
         with open(source, "rb") as f:
             data = f.read()
         tree = ast.parse(data, source)
+        imported |= imported_names(tree)
         names, leading = top_level_imports(tree, dotted, is_package)
         # Its own packages are always imported before it: only other modules count.
         wanted = [d in found and not (dotted == d or dotted.startswith(d + ".")) for d in names]
@@ -140,7 +154,7 @@ def build(package: str) -> str:
         index[dotted] = entry
         blobs.append(blob)
         offset += len(blob)
-    for dotted, origin in extensions(package, found).items():
+    for dotted, origin in extension_files(imported).items():
         st = os.stat(origin)
         index[dotted] = (origin, st.st_mtime_ns, st.st_size, False, EXTENSION, 0, (), 0)
     head = marshal.dumps(index)
@@ -167,7 +181,7 @@ def _write_atomically(path: str, parts: list[bytes]) -> None:
 def build_entry(package: str) -> str | None:
     """Compile ``package``'s ``_fast.py`` into the compiled entry, its source's stamp set in
     ``SOURCE_STAMP``; the path, or None when the package has no ``_fast.py``."""
-    source = f"{package}/_fast.py"
+    source = entry_source(package)
     try:
         st = os.stat(source)
     except FileNotFoundError:
@@ -201,7 +215,7 @@ def entry_fresh(package: str) -> bool:
     """Whether ``package``'s compiled entry exists, is for this interpreter and was compiled
     from its ``_fast.py`` as it is now."""
     try:
-        st = os.stat(f"{package}/_fast.py")
+        st = os.stat(entry_source(package))
         with open(entry_path(package), "rb") as f:
             data = f.read()
     except OSError:
@@ -277,12 +291,12 @@ def top_level_imports(tree: ast.Module, name: str, is_package: bool) -> tuple[li
 def stale(package: str) -> list[str]:
     """The hook modules of ``package`` the bundle would not serve: all of them when there is
     no usable bundle, else those whose source changed or that it lacks, and ``dcg._fast``
-    when the compiled entry is missing or stale."""
-    wanted = {dotted: rel for dotted, (rel, _is_package) in modules(package).items()}
-    wanted.update(extensions(package))
-    entry = (
-        [] if entry_fresh(package) or not os.path.exists(f"{package}/_fast.py") else ["dcg._fast"]
-    )
+    (:data:`ENTRY`) when the compiled entry is missing or stale."""
+    hook_modules = modules(package)
+    wanted = {dotted: rel for dotted, (rel, _is_package) in hook_modules.items()}
+    wanted.update(extensions(package, hook_modules))
+    # The compiled entry, unless there is no entry file to compile.
+    entry = [] if entry_fresh(package) or not os.path.exists(entry_source(package)) else [ENTRY]
     index = read_index(package)
     if index is None:
         return sorted(wanted) + entry

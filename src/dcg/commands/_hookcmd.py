@@ -13,6 +13,7 @@ import shlex
 import shutil
 from typing import NamedTuple
 
+from dcg._fast import ENTRY_PREFIX, ENTRY_SOURCE
 from dcg.errors import DcgError
 
 
@@ -31,8 +32,7 @@ def dcg_executable() -> str:
 
 # The fast entry file (dcg/_fast.py) and the interpreter flags it is registered with:
 # isolated mode, no site (the file puts its own installation on sys.path).
-ENTRY_NAME = "_fast.py"
-COMPILED_PREFIX = "hook-entry."  # dcg/__pycache__/hook-entry.<cache tag>.pyc
+ENTRY_NAME = ENTRY_SOURCE
 FAST_FLAGS = ("-I", "-S")
 
 
@@ -44,13 +44,20 @@ def entry_file() -> str:
     return os.path.join(os.path.dirname(os.path.abspath(dcg.__file__)), ENTRY_NAME)
 
 
-def registered_entry(entry: str) -> str:
+def registered_entry(entry: str, *, planned: bool = False) -> str:
     """What the fast form runs for the entry file ``entry``: its compiled entry when that is
-    fresh (Python then compiles nothing), else the entry file itself."""
+    fresh (Python then compiles nothing), else the entry file itself. ``planned``: what an
+    install would register, which writes the compiled entry where the package is writable."""
     from dcg import bundle
 
     package = os.path.dirname(entry)
-    return bundle.entry_path(package) if bundle.entry_fresh(package) else entry
+    if planned:
+        from dcg.commands import _bytecode
+
+        usable = bundle.entry_fresh(package) or _bytecode.can_write(package)
+    else:
+        usable = bundle.entry_fresh(package)
+    return bundle.entry_path(package) if usable else entry
 
 
 def package_of(entry: str) -> str:
@@ -64,7 +71,7 @@ def _is_entry(path: str) -> bool:
     head, _, name = path.replace("\\", "/").rpartition("/")
     if name == ENTRY_NAME:
         return _base(head) == "dcg"
-    compiled = name.startswith(COMPILED_PREFIX) and name.endswith(".pyc")
+    compiled = name.startswith(ENTRY_PREFIX) and name.endswith(".pyc")
     return compiled and _base(head) == "__pycache__" and _base(head.rpartition("/")[0]) == "dcg"
 
 

@@ -90,14 +90,7 @@ def install(
         python, entry = _hooks.interpreter(), _hooks.entry_file()
         if not dry_run:
             out.write(ensure_bytecode(python, entry))
-            fast = (python, _hooks.registered_entry(entry))
-        else:
-            from dcg import bundle
-            from dcg.commands import _bytecode
-
-            package = os.path.dirname(entry)
-            writable = _bytecode.can_write(package)
-            fast = (python, bundle.entry_path(package) if writable else entry)
+        fast = (python, _hooks.registered_entry(entry, planned=dry_run))
     elif exe is None:
         # A project's settings are committed and shared: name dcg as found on PATH.
         exe = "dcg"

@@ -117,34 +117,31 @@ def expanduser(path: str) -> str:
     return (home.rstrip("/") + path[i:]) or "/"
 
 
-def exists(path: str) -> bool:
+def _mode(path: str, follow: bool = True) -> int | None:
+    """``st_mode`` of ``path`` (of a link itself unless ``follow``); None when it cannot be
+    had (missing, unreadable, a NUL in the name)."""
     try:
-        posix.stat(path)
+        return (posix.stat(path) if follow else posix.lstat(path)).st_mode
     except (OSError, ValueError):
-        return False
-    return True
+        return None
+
+
+def exists(path: str) -> bool:
+    return _mode(path) is not None
 
 
 def lexists(path: str) -> bool:
-    try:
-        posix.lstat(path)
-    except (OSError, ValueError):
-        return False
-    return True
+    return _mode(path, follow=False) is not None
 
 
 def isfile(path: str) -> bool:
-    try:
-        return S_ISREG(posix.stat(path).st_mode)
-    except (OSError, ValueError):
-        return False
+    mode = _mode(path)
+    return mode is not None and S_ISREG(mode)
 
 
 def isdir(path: str) -> bool:
-    try:
-        return S_ISDIR(posix.stat(path).st_mode)
-    except (OSError, ValueError):
-        return False
+    mode = _mode(path)
+    return mode is not None and S_ISDIR(mode)
 
 
 def realpath(path: str) -> str:
