@@ -60,6 +60,31 @@ def _snapshot(path: Path) -> list[tuple[str, float]]:
     return sorted((str(p), p.stat().st_mtime) for p in path.rglob("*"))
 
 
+CHECKOUT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(autouse=True)
+def checkout_is_a_project(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A checkout in /tmp (``git clone … /tmp/x/dcg``) is still the tests' project.
+
+    dcg rightly treats /tmp as scratch: deleting there passes. The fixtures under
+    tests/data stand for real projects, so in-process tests judge them as a checkout
+    anywhere else would be judged; a checkout outside temp directories changes nothing.
+    """
+    from dcg import safe_delete, targets
+
+    real = targets.is_temp
+    if not real(str(CHECKOUT)):
+        return
+    inside = str(CHECKOUT) + "/"
+
+    def is_temp(path: str) -> bool:
+        return not (path == str(CHECKOUT) or path.startswith(inside)) and real(path)
+
+    monkeypatch.setattr(targets, "is_temp", is_temp)
+    monkeypatch.setattr(safe_delete, "is_temp", is_temp)
+
+
 @pytest.fixture
 def dcg_exe() -> str:
     """Path of the installed dcg console script (the way agents run it)."""
@@ -106,3 +131,36 @@ def pytest_sessionstart(session: pytest.Session) -> None:
     package = os.path.dirname(os.path.abspath(bundle.__file__))
     if bundle.stale(package):
         bundle.build(package)
+
+
+# The inner loop: `pytest -m "not slow"` leaves out the modules that run the installed hook
+# over whole corpora, build bundles and venvs, or fuzz patterns (most of the suite's time).
+# CI runs everything.
+SLOW_MODULES = frozenset(
+    (
+        "test_hook_path",
+        "test_redos",
+        "test_fast_hook",
+        "test_bundle",
+        "test_precommit",
+        "test_audit_ship",
+        "test_doctor",
+        "test_cli_e2e",
+        "test_keywords",
+        "test_oslite",
+        "test_parse_vs_treesitter",
+        "test_scripts_bypass",
+        # tests/realagents: the real agent CLIs against a stand-in model.
+        "test_real_claude",
+        "test_real_codex",
+        "test_real_gemini",
+        "test_real_opencode",
+        "test_real_qwen",
+    )
+)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    for item in items:
+        if item.path.stem in SLOW_MODULES:
+            item.add_marker(pytest.mark.slow)

@@ -64,10 +64,12 @@ def payload(agent: str, command: str, cwd: str | None = None) -> dict[str, objec
     assert isinstance(body, dict)
     if cwd is not None:
         for holder in (body, body.get("tool_info"), body.get("tool_input")):
-            if isinstance(holder, dict) and "cwd" in holder:
-                holder["cwd"] = cwd
-        if isinstance(body.get("workspace_roots"), list):  # Auggie
-            body["workspace_roots"] = [cwd]
+            for key in ("cwd", "working_dir", "working_directory", "workspaceRoot"):
+                if isinstance(holder, dict) and key in holder:
+                    holder[key] = cwd
+        for key in ("workspace_roots", "workspaceRoots"):  # Auggie, Cline
+            if isinstance(body.get(key), list):
+                body[key] = [cwd]
     return body
 
 
@@ -106,9 +108,13 @@ def verdict(code: int, stdout: str, stderr: str) -> str:
     """``deny``, ``ask``, ``warn`` or ``none``, read from any agent's reply."""
     if code == 2:
         return "deny"
+    if code == 1:  # Amp's delegate protocol: exit 1 asks the person
+        return "ask"
     if not stdout.strip():
         return "warn" if stderr.strip() else "none"
     reply = json.loads(stdout)
+    if isinstance(reply, dict) and isinstance(reply.get("cancel"), bool):  # Cline
+        return "deny" if reply["cancel"] else "warn"
     decision = _decision(reply)
     if decision in ("deny", "block") or (
         isinstance(reply, dict) and reply.get("continue") is False

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 import hookpath
+from dcg.commands import _hooks
 
 
 def _hook(
@@ -131,13 +132,7 @@ def _install_claude(home: Path, command: str) -> None:
     settings = home / ".claude" / "settings.json"
     settings.parent.mkdir(parents=True)
     hook = {"type": "command", "command": command}
-    body = {
-        "hooks": {
-            "PreToolUse": [
-                {"matcher": "Bash|PowerShell|Write|Edit|MultiEdit|NotebookEdit", "hooks": [hook]}
-            ]
-        }
-    }
+    body = {"hooks": {"PreToolUse": [{"matcher": _hooks.MATCHERS["claude"], "hooks": [hook]}]}}
     settings.write_text(json.dumps(body))
 
 

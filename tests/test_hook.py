@@ -244,7 +244,7 @@ def test_internal_error_fail_open(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_time_budget_overrun_denies(monkeypatch: pytest.MonkeyPatch) -> None:
     import time
 
-    real = time.process_time
+    real = time.thread_time
     calls = {"n": 0}
 
     def slow_clock() -> float:
@@ -252,7 +252,7 @@ def test_time_budget_overrun_denies(monkeypatch: pytest.MonkeyPatch) -> None:
         calls["n"] += 1
         return real() + (calls["n"] > 1) * calls["n"]
 
-    monkeypatch.setattr(time, "process_time", slow_clock)
+    monkeypatch.setattr(time, "thread_time", slow_clock)
     code, out, _ = _in_process(claude_payload("git status && git log"))
     assert code == 0
     decision = json.loads(out)["hookSpecificOutput"]

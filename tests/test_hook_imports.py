@@ -81,6 +81,10 @@ def _top(names: object) -> set[str]:
         pytest.param("ls -la", id="no-keyword"),
         pytest.param("npm test && make build", id="no-keyword-compound"),
         pytest.param("cat README.md | wc -l", id="no-keyword-pipe"),
+        pytest.param("make test > /dev/null 2>&1", id="redirect-to-dev-null"),
+        # The safety net's write check: a new file holds nothing to keep (no git, no re).
+        pytest.param("echo hi > new-file.txt", id="write-to-a-new-file"),
+        pytest.param("cp a.txt b.txt", id="copy-to-a-new-file"),
     ],
 )
 def test_no_match_imports_nothing_heavy(command: str, tmp_path: Path) -> None:

@@ -226,6 +226,17 @@ def test_the_cli_and_the_installer_use_the_one_agent_list() -> None:
     assert {name.split("-")[0] for name in payloads} == set(agents.AGENTS) <= payloads
 
 
+@pytest.mark.parametrize("name", agents.AGENTS)
+def test_every_agent_is_named_by_hook_help_and_protected(name: str) -> None:
+    assert name in " ".join(hook.help_text().replace(",", " ").split())
+    spec = agents.spec(name)
+    relative, fixed = agents.protected_files()
+    home_only = [p[2:] for p in fixed if p.startswith("~/")]
+    for rel, places in ((spec.user_path, (*relative, *home_only)), (spec.project_path, relative)):
+        if rel is not None:
+            assert any(rel == p or (p.endswith("/") and rel.startswith(p)) for p in places)
+
+
 # ----- an embedded language: its module plus LANGS, and a payloads.py handler -----
 
 CODE = {
@@ -256,3 +267,31 @@ def test_code_for_a_registered_language_is_analysed(lang: str, line: str) -> Non
     assert match.command.via[0].split()[0] == lang
     assert set(matches) <= {"core.filesystem:rm-rf-critical", "core.dcg:write-state"}
     assert _denied(line) == "core.filesystem:rm-rf-critical"
+
+
+def _defined_names() -> set[str]:
+    names: set[str] = set()
+    for path in PACKAGE.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)):
+                names.add(node.name)
+            elif isinstance(node, ast.Assign):
+                names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+            elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+                names.add(node.target.id)
+    return names
+
+
+def test_every_symbol_the_recipes_name_exists() -> None:
+    """A recipe's registries, functions and classes are defined in src/dcg (a name that
+    moved or was renamed makes the recipe lie)."""
+    recipes = DOC[DOC.index("## Recipes") :]
+    defined = _defined_names()
+    wanted = set()
+    for token in re.findall(r"`([^`]+)`", recipes):
+        name = token.split("(")[0].strip()
+        if re.fullmatch(r"[A-Za-z_]\w*", name) and not token.endswith("="):
+            wanted.add(name)
+    assert wanted >= {"WRAPPERS", "TABLE", "REGISTRY", "LANGS", "KEEP_KINDS", "COMMANDS"}
+    missing = sorted(wanted - defined)
+    assert not missing, f"docs/architecture.md's recipes name what does not exist: {missing}"

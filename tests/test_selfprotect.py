@@ -191,6 +191,16 @@ _AGENT_FILES = (
     ".config/opencode/plugins/dcg.js",
     ".opencode/plugins/dcg.js",
     ".opencode/plugin/dcg.js",
+    # OpenCode's config files: their `plugin` list runs code when OpenCode starts.
+    ".config/opencode/opencode.json",
+    ".config/opencode/opencode.jsonc",
+    ".config/opencode/config.json",
+    ".opencode/opencode.json",
+    "opencode.json",
+    "opencode.jsonc",
+    # and its custom tools, modules it imports.
+    ".config/opencode/tools/t.ts",
+    ".opencode/tool/t.js",
     ".factory/hooks.json",
     ".factory/settings.json",
     ".qwen/settings.json",
@@ -256,6 +266,12 @@ HOOKS += [
             "rm -rf ~/.config/opencode/plugins",
             "cd ~/.config/opencode/plugins && rm dcg.js",
             "cd .opencode && mv plugins p",
+            'echo \'{"plugin": ["./x.js"]}\' > opencode.json',
+            "cd ~/.config/opencode && printf '{}' > opencode.jsonc",
+            "cd sub/.. && cp /tmp/evil.json ./opencode.json",
+            "jq '.plugin += [\"./x.js\"]' c.json > ~/.config/opencode/config.json",
+            'sed -i \'s/"plugin": \\[/&"x",/\' opencode.json',
+            "ln -sf /tmp/evil.json opencode.jsonc",
             "python3 -c \"import os; os.remove(os.path.expanduser('~/.qwen/settings.json'))\"",
             "python3 -c \"open('.factory/hooks.json', 'w').write('{}')\"",
         )
@@ -296,6 +312,10 @@ READS = [
     for k, cmd in enumerate(
         (
             "cat ~/.claude/settings.json",
+            "cat opencode.json",
+            "jq .plugin ~/.config/opencode/opencode.json",
+            "find . -name '*.json' -print",
+            "grep -r plugin opencode.jsonc",
             "systemctl --user status dcg-audit-ship.timer",
             "systemctl --user list-timers",
             "less ~/.config/dcg/config.toml",
@@ -384,21 +404,24 @@ def test_every_location_dcg_installs_into_is_protected() -> None:
     from dcg.commands import _hooks
 
     home = os.environ["HOME"]
-    rels = [rel for s in (*_hooks.SPECS.values(), *_hooks.LEGACY.values())
-            for rel in (s.user_path, s.project_path)]  # fmt: skip
-    for agent in _hooks.WRAPPERS:
-        for rel in (_hooks.SPECS[agent].user_path, _hooks.SPECS[agent].project_path):
-            script = _hooks.wrapper_path(agent, rel)
-            assert script is not None
-            rels.append(script)
+    # Your own files under HOME, a project's under the project (the same relative file for
+    # most agents; Cline's own hook folder is under ~/Documents).
+    targets: list[str] = []
+    for agent, spec in _hooks.SPECS.items():
+        for rel, base in ((spec.user_path, "~"), (spec.project_path, PROJECT)):
+            if rel is None:
+                continue
+            targets += [f"{base}/{rel}"]
+            targets += [f"{base}/{path}" for path, _ in _hooks.companions(agent, rel)]
+    for legacy in _hooks.LEGACY.values():
+        targets += [f"~/{legacy.user_path}", f"{PROJECT}/{legacy.project_path}"]
     missing = []
-    for rel in rels:
-        for target in (f"~/{rel}", f"{PROJECT}/{rel}"):
-            command = f"echo '{{}}' > {target}"
-            code, stdout = run(_payload(command, "s-specs"), "lenient")
-            decision, rule_id, _ = verdict(stdout) if stdout else ("", "", "")
-            if code != 0 or decision != "deny" or not rule_id.startswith("core.dcg:"):
-                missing.append(target)
+    for target in targets:
+        command = f"echo '{{}}' > {target}"
+        code, stdout = run(_payload(command, "s-specs"), "lenient")
+        decision, rule_id, _ = verdict(stdout) if stdout else ("", "", "")
+        if code != 0 or decision != "deny" or not rule_id.startswith("core.dcg:"):
+            missing.append(target)
     assert missing == [], (missing, selfguard.AGENT_FILES, home)
 
 

@@ -4,29 +4,12 @@ from __future__ import annotations
 
 import sys
 
+from dcg.globalflags import split_globals
+
 # typing is not imported at run time: it costs more than the hook's whole budget.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
-
-
-# The draft's global flags (section 4.3), which the hook also takes.
-_VALUE_FLAGS = ("--mode", "--session-threshold", "--history-threshold")
-_BOOL_FLAGS = ("--no-warnings", "--quiet")
-
-
-def split_globals(args: list[str]) -> tuple[list[str], list[str]]:
-    """Leading global flags (``dcg --mode=paranoid hook``) and the rest of the line."""
-    i = 0
-    while i < len(args):
-        name, eq, _ = args[i].partition("=")
-        if name in _VALUE_FLAGS:
-            i += 1 if eq else 2
-        elif args[i] in _BOOL_FLAGS:
-            i += 1
-        else:
-            break
-    return args[:i], args[i:]
 
 
 def main(argv: Sequence[str] | None = None) -> int:

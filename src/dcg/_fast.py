@@ -245,10 +245,10 @@ def main() -> int:
     cut = max(package.rfind("/"), package.rfind("\\"))
     root = package[:cut] or package[: cut + 1]
     # Run without -I, Python puts this file's directory (the package, or its __pycache__
-    # for the compiled entry) first.
-    path = [p for p in sys.path if p != package and p != f"{package}/__pycache__"]
-    if root not in path:
-        path.insert(0, root)
+    # for the compiled entry) first. The directory holding dcg/ goes last: a module dropped
+    # there (site-packages/tomllib.py) must not shadow the standard library the hook uses.
+    path = [p for p in sys.path if p not in (package, f"{package}/__pycache__", root)]
+    path.append(root)
     sys.path[:] = path
     install_bundle(package)
     from dcg.hook import main as hook_main

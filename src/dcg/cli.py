@@ -8,6 +8,7 @@ import sys
 from dcg import __version__
 from dcg.agents import AGENTS
 from dcg.errors import DcgError
+from dcg.response import MODES
 
 # typing is not imported at run time: it costs more than the hook's whole budget.
 TYPE_CHECKING = False
@@ -17,11 +18,15 @@ if TYPE_CHECKING:
     from dcg.config import Config
 
 
-MODES = ("paranoid", "strict", "standard", "lenient")
 # The draft's global flags (section 4.3). They are accepted before any subcommand, under
 # their own destinations so that no subcommand option can overwrite them (or be
 # overwritten by them); a subcommand's own flag wins over the global one.
 GLOBAL_FLAGS = ("mode", "no_warnings", "session_threshold", "history_threshold")
+
+
+_SESSION_HELP = (
+    "count as in this agent session (its own id, as in its payload); default: your shell"
+)
 
 
 def _positive(text: str) -> int:
@@ -68,6 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
     _graduation_flags(parser, prefix="global_")
     sub = parser.add_subparsers(dest="subcommand", metavar="COMMAND")
 
+    # Listed for `dcg --help` and the completions; main() hands `hook` its own arguments.
     p = sub.add_parser("hook", help="read an agent hook payload on stdin and answer it")
     p.add_argument("--agent", choices=AGENTS)
     _graduation_flags(p)
@@ -80,6 +86,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--cwd", help="directory the command would run in (default: here)")
     p.add_argument("--shell", choices=("bash", "powershell"), default="bash")
+    p.add_argument("--session", metavar="ID", help=_SESSION_HELP)
     _graduation_flags(p)
 
     p = sub.add_parser("explain", help="show how dcg reads a command and why it decides")
@@ -88,6 +95,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--with-packs", default="", metavar="IDS")
     p.add_argument("--cwd")
     p.add_argument("--shell", choices=("bash", "powershell"), default="bash")
+    p.add_argument("--session", metavar="ID", help=_SESSION_HELP)
     _graduation_flags(p)
 
     p = sub.add_parser("packs", help="list packs, or show one pack's rules")
@@ -101,9 +109,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true")
 
     p = sub.add_parser("confirm", help="approve a soft-blocked command (from a terminal)")
-    p.add_argument("code", nargs="?", help="the 4-character code; without it, pick from a list")
+    p.add_argument(
+        "code", nargs="?", help="the 4-character code you were shown; without it, list what waits"
+    )
     p = sub.add_parser("allow-once", help="allow a hard-blocked command (from a terminal)")
-    p.add_argument("code", nargs="?", help="the 4-character code; without it, pick from a list")
+    p.add_argument(
+        "code", nargs="?", help="the 4-character code you were shown; without it, list what waits"
+    )
     p.add_argument("--single-use", action="store_true", help="allow one run only")
 
     p = sub.add_parser("allowlist", help="manage allowlisted rules and commands")
@@ -132,6 +144,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("rule_id", nargs="?", help="only this rule (or pack.id:* / pack prefix)")
     p.add_argument("--window", default="24h", help="how far back (e.g. 1h, 24h, 7d)")
     p.add_argument("--cwd", help="only commands run in this directory or below")
+    p.add_argument("--json", action="store_true")
+    p = sub.add_parser(
+        "undo", help="list the safety net's snapshots, or put one back (dcg undo --last)"
+    )
+    p.add_argument("id", nargs="?", metavar="ID", help="the snapshot to put back (or a prefix)")
+    p.add_argument("--last", action="store_true", help="the newest snapshot of this project")
+    p.add_argument("--dry-run", action="store_true", help="show what would change, do nothing")
     p.add_argument("--json", action="store_true")
     p = sub.add_parser("stats", help="statistics from the history")
     p.add_argument("--graduation", action="store_true", help="break down by response level")
@@ -345,6 +364,7 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
     "allowlist": _allowlist,
     "session": _session,
     "history": _history,
+    "undo": _module("dcg.commands.undo"),
     "stats": _stats,
     "config": _config_cmd,
     "audit": _module("dcg.commands.audit"),
@@ -358,6 +378,15 @@ COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    from dcg.globalflags import split_globals
+
+    # The hook parses its own flags, once (dcg.hook.parse_flags): its parser is lenient
+    # where argparse would stop (an unknown --mode is paranoid, not a usage error).
+    leading, rest = split_globals(list(sys.argv[1:] if argv is None else argv))
+    if rest[:1] == ["hook"]:
+        from dcg.hook import main as hook_main
+
+        return hook_main(leading + rest[1:])
     parser = build_parser()
     args = parser.parse_args(argv)
     # The subcommand's own graduation flags take the global ones as their defaults.
@@ -367,10 +396,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.subcommand is None:
         parser.print_help()
         return 0
-    if args.subcommand == "hook":
-        from dcg.hook import main as hook_main
-
-        return hook_main(_hook_argv(args))
     target = COMMANDS.get(args.subcommand)
     if target is None:  # pragma: no cover - argparse rejects unknown commands
         parser.error(f"unknown command {args.subcommand}")
@@ -387,14 +412,3 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
-
-
-def _hook_argv(args: argparse.Namespace) -> list[str]:
-    out: list[str] = []
-    for name in ("agent", "mode", "session_threshold", "history_threshold"):
-        value = getattr(args, name)
-        if value is not None:
-            out += [f"--{name.replace('_', '-')}", str(value)]
-    if args.no_warnings:
-        out.append("--no-warnings")
-    return out

@@ -11,26 +11,17 @@ from __future__ import annotations
 from dcg import oslite as os
 from dcg import paths
 from dcg.packs import CORE
+from dcg.response import DEFAULTS, MODES, ResponseConfig
+from dcg.safety.settings import DEFAULTS as SAFETY_NET_DEFAULTS
+from dcg.safety.settings import problem as safety_problem
 
 # typing is not imported at run time: it costs more than the hook's whole budget.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-RESPONSE_DEFAULTS: dict[str, object] = {
-    "mode": "standard",
-    "session_threshold": 2,
-    "history_threshold": 5,
-    "history_window": "24h",
-    "critical_always_hard": True,
-    "high_minimum_level": "warning",
-    "show_warnings": True,
-    "quiet_after_threshold": False,
-    "log_warnings": True,
-    "soft_block_action": "confirm",
-    "confirm_requires_tty": True,
-    "history_scope": "project",
-}
+# [response]'s keys and defaults live with its typed value (dcg.response).
+RESPONSE_DEFAULTS: dict[str, object] = {**DEFAULTS, "history_window": "24h"}  # as written
 HISTORY_DEFAULTS: dict[str, object] = {
     "max_age": "30d",
     "max_entries": 10000,
@@ -49,7 +40,6 @@ AUDIT_DEFAULTS: dict[str, object] = {
     "timeout": 10,
 }
 
-MODES = ("paranoid", "strict", "standard", "lenient")
 LEVELS = ("warning", "soft_block", "hard_block")
 CHOICES: dict[str, tuple[str, ...]] = {
     "response.mode": MODES,
@@ -57,13 +47,14 @@ CHOICES: dict[str, tuple[str, ...]] = {
     "response.soft_block_action": ("confirm", "ask"),
     "response.history_scope": ("global", "project"),
 }
-DURATIONS = ("response.history_window", "history.max_age")
+DURATIONS = ("response.history_window", "history.max_age", "safety_net.keep")
 SECTIONS: dict[str, dict[str, object]] = {
     "packs": PACKS_DEFAULTS,
     "response": RESPONSE_DEFAULTS,
     "history": HISTORY_DEFAULTS,
     "hook": HOOK_DEFAULTS,
     "audit": AUDIT_DEFAULTS,
+    "safety_net": SAFETY_NET_DEFAULTS,
 }
 # What a repository's .dcg.toml may set: only ways to be stricter.
 REPO_ALLOWED = frozenset({"packs.enabled"})
@@ -84,13 +75,15 @@ def parse_duration(text: str) -> int:
 
 
 class Config:
-    """The merged configuration. ``response``/``history``/``hook`` are plain dicts with
-    durations converted to seconds; ``problems`` lists one line per issue found.
+    """The merged configuration. ``response`` is a :class:`~dcg.response.ResponseConfig`,
+    built once the layers are merged (``response_table`` holds them while they are);
+    ``history``/``hook`` are plain dicts with durations converted to seconds;
+    ``problems`` lists one line per issue found.
 
     ``fixed`` names what the organisation's managed policy bounds (:mod:`dcg.managed`).
     ``broken`` names each config file that does not parse (``path: error at line N``):
     while any does, the mode is ``paranoid`` (decisions.md 10.5).
-    ``response["packs"]`` holds the per-pack and per-rule modes as
+    ``response.packs`` holds the per-pack and per-rule modes as
     ``{selector: {"mode": mode, "source": where}}``, from ``[response.packs."SEL"]`` and
     ``[response.rules."SEL"]`` alike (graduation picks the longest matching selector).
     ``origins`` says where each ``section.key`` that is not a default came from;
@@ -110,6 +103,9 @@ class Config:
         "problems",
         "quiet_rules",
         "response",
+        "response_packs",
+        "response_table",
+        "safety_net",
         "sources",
     )
 
@@ -117,14 +113,18 @@ class Config:
         self.packs: list[str] = list(CORE)
         # Opt-in rules of packs that are on only by default (dcg.packs._defaults).
         self.quiet_rules: frozenset[str] = frozenset()
-        self.response: dict[str, object] = dict(RESPONSE_DEFAULTS)
-        self.response["packs"] = {}
+        self.response = ResponseConfig()
+        # [response] while the layers are merged; frozen into ``response`` by load().
+        self.response_table: dict[str, object] = dict(RESPONSE_DEFAULTS)
+        self.response_packs: dict[str, dict[str, object]] = {}
         self.origins: dict[str, str] = {}
         # One-line messages for the person, for the hook to show once per session.
         self.notices: list[str] = []
         self.history: dict[str, object] = dict(HISTORY_DEFAULTS)
         self.hook: dict[str, object] = dict(HOOK_DEFAULTS)
         self.audit: dict[str, object] = dict(AUDIT_DEFAULTS)
+        # [safety_net]: read by dcg.safety.settings.from_config.
+        self.safety_net: dict[str, object] = dict(SAFETY_NET_DEFAULTS)
         self.problems: list[str] = []
         self.sources: list[str] = []
         self.broken: list[str] = []
@@ -190,38 +190,57 @@ def load(
     if flags:
         _apply_flags(cfg, flags, enabled)
     _finish(cfg, enabled, disabled)
-    _apply_managed(cfg)
+    floor, user_allowlist = _apply_managed(cfg)
     if cfg.broken:
         # A file that does not parse may have chosen anything; read it the strictest way.
-        cfg.response["mode"] = "paranoid"
+        cfg.response_table["mode"] = "paranoid"
         cfg.notices.extend(
             f"dcg: {b}; protecting in paranoid mode until it is fixed" for b in cfg.broken
         )
+    cfg.response = ResponseConfig(
+        cfg.response_table,
+        packs=cfg.response_packs,
+        mode_floor=floor,
+        allowlist_user=user_allowlist,
+    )
     return cfg
 
 
-def _apply_managed(cfg: Config) -> None:
-    """The organisation's floor (decisions.md 10.8), over every other layer."""
+def _apply_managed(cfg: Config) -> tuple[str | None, bool]:
+    """The organisation's floor (decisions.md 10.8), over every other layer.
+
+    Returns the policy's mode floor (None without one) and whether the user's allowlist
+    applies.
+    """
     if not os.path.isfile(paths.managed_file()):
-        return  # the common case, without loading the module that reads the policy
+        return None, True  # the common case, without loading the module that reads it
     from dcg import managed
 
     policy, problem = managed.read()
     if policy is None:
-        return
+        return None, True
     cfg.sources.append(paths.managed_file())
     if problem:
         cfg.problems.append(problem)
         cfg.broken.append(problem)
-    before = {"response": dict(cfg.response), "hook": dict(cfg.hook)}
-    fixed, problems = managed.bound(policy, cfg.response, cfg.hook, cfg.packs, parse_duration)
-    cfg.fixed.update(fixed)
-    cfg.problems.extend(problems)
+    before = {"response": dict(cfg.response_table), "hook": dict(cfg.hook)}
+    bounds = managed.bound(policy, cfg.response_table, cfg.hook, cfg.packs, parse_duration)
+    cfg.fixed.update(bounds.fixed)
+    cfg.problems.extend(bounds.problems)
     # A value the policy changed comes from the policy (`dcg config` shows the layer).
     for section, old in before.items():
-        for key, value in getattr(cfg, section).items():
+        for key, value in _section(cfg, section).items():
             if old.get(key, None) != value:
                 cfg.origins[f"{section}.{key}"] = paths.managed_file()
+    return bounds.mode_floor, bounds.user_allowlist
+
+
+def _section(cfg: Config, section: str) -> dict[str, object]:
+    """The mutable table of ``section`` while the layers are merged."""
+    if section == "response":
+        return cfg.response_table
+    table: dict[str, object] = getattr(cfg, section)
+    return table
 
 
 def _read_toml(path: str, problems: list[str]) -> dict[str, object] | None:
@@ -316,9 +335,8 @@ def _apply(
 
 
 def _apply_pack_modes(cfg: Config, path: str, key: str, value: object) -> None:
-    """``[response.packs."SEL"]`` / ``[response.rules."SEL"]`` → ``response["packs"]``."""
-    modes = cfg.response["packs"]
-    assert isinstance(modes, dict)
+    """``[response.packs."SEL"]`` / ``[response.rules."SEL"]`` → ``response.packs``."""
+    modes = cfg.response_packs
     if not isinstance(value, dict):
         cfg.problems.append(f"{path}: response.{key} must be a table of selectors")
         return
@@ -359,7 +377,7 @@ def _check_selector(selector: str, *, rule: bool) -> str | None:
 def _set(cfg: Config, dotted: str, value: object, origin: str) -> None:
     section, key = dotted.split(".", 1)
     default = SECTIONS[section][key]
-    target: dict[str, object] = getattr(cfg, section)
+    target = _section(cfg, section)
     if dotted in CHOICES:
         if value not in CHOICES[dotted]:
             cfg.problems.append(f"{origin}: {dotted} must be one of {', '.join(CHOICES[dotted])}")
@@ -369,6 +387,9 @@ def _set(cfg: Config, dotted: str, value: object, origin: str) -> None:
                 cfg.notices.append(f"dcg: {cfg.problems[-1]}")
                 target["mode"] = "paranoid"
             return
+    elif section == "safety_net" and safety_problem(key, value):
+        cfg.problems.append(f"{origin}: {dotted}: {safety_problem(key, value)}")
+        return
     elif dotted in DURATIONS:
         try:
             parse_duration(str(value))
@@ -442,7 +463,7 @@ def _apply_flags(cfg: Config, flags: Mapping[str, object], enabled: list[str]) -
         if value is not None:
             _set(cfg, dotted, value, f"--{flag.replace('_', '-')}")
     if flags.get("no_warnings"):
-        cfg.response["show_warnings"] = False
+        cfg.response_table["show_warnings"] = False
         cfg.origins["response.show_warnings"] = "--no-warnings"
 
 
@@ -466,7 +487,7 @@ def _finish(cfg: Config, enabled: list[str], disabled: list[str]) -> None:
     cfg.quiet_rules = frozenset(r for p in defaults if p not in wanted for r in opt_in_rules(p))
     for key in DURATIONS:
         section, name = key.split(".")
-        target: dict[str, object] = getattr(cfg, section)
+        target = _section(cfg, section)
         target[name] = parse_duration(str(target[name]))
 
 

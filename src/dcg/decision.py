@@ -3,42 +3,33 @@
 Nothing here reads or writes state: :mod:`dcg.graduation` reads the counts once before
 (:class:`Counts`) and records the outcome once after. :func:`judge` applies
 decisions.md section 1 to one occurrence; :func:`decide` is the level curve itself.
-Config arrives as a plain dict (``config.response``); missing keys take the defaults of
-the draft's Appendix A (:data:`DEFAULT_RESPONSE`).
+Config arrives as a :class:`~dcg.response.ResponseConfig` (``config.response``); a
+plain table of ``[response]`` keys is read with its defaults (:meth:`ResponseConfig.of`).
 """
 
 from __future__ import annotations
 
 from dcg.frozen import Frozen
 from dcg.hookio import HARD_BLOCK, SOFT_BLOCK, WARNING
+from dcg.response import ResponseConfig
 
 TYPE_CHECKING = False  # typing costs ms at start-up; type checkers treat this as True
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
-DEFAULT_RESPONSE: dict[str, object] = {
-    "mode": "standard",
-    "session_threshold": 2,
-    "history_threshold": 5,
-    "history_window": 86400,
-    "critical_always_hard": True,
-    "high_minimum_level": "warning",
-    "show_warnings": True,
-    "quiet_after_threshold": False,
-    "log_warnings": True,
-    "soft_block_action": "confirm",
-    "confirm_requires_tty": True,
-    "history_scope": "project",
-    "packs": {},
-}
-_RANK = {WARNING: 0, SOFT_BLOCK: 1, HARD_BLOCK: 2}
-MODES = ("paranoid", "strict", "standard", "lenient")
+    # What the deciding functions take: the typed value, or a table of [response] keys.
+    Response = ResponseConfig | Mapping[str, object]
+
+RANK = {WARNING: 0, SOFT_BLOCK: 1, HARD_BLOCK: 2}
+# dcg's own pack: its approval commands, state, program and the agents' hook settings.
+SELF_PROTECTION = "core.dcg"
 
 
-def setting(response: Mapping[str, object], key: str) -> object:
-    value = response.get(key)
-    return DEFAULT_RESPONSE[key] if value is None else value
+def self_protected(rule_id: str) -> bool:
+    """A self-protection rule: a hard block at the first try in every mode, whatever
+    ``critical_always_hard`` or any other layer says (decisions.md 10.3, 11.5)."""
+    return rule_id.startswith(SELF_PROTECTION + ":")
 
 
 def int_setting(table: Mapping[str, object], key: str, defaults: Mapping[str, object]) -> int:
@@ -46,27 +37,9 @@ def int_setting(table: Mapping[str, object], key: str, defaults: Mapping[str, ob
     return int(str(defaults[key] if value is None else value))
 
 
-def mode_for(rule_id: str, response: Mapping[str, object]) -> str:
-    """The mode for a rule: the longest matching ``[response.packs]`` selector, else ``mode``.
-
-    A selector matches the rule id itself, its pack (``core.git``) or any id prefix
-    ending at a ``.`` (``core``, ``database``).
-    """
-    best, best_len = str(setting(response, "mode")), -1
-    selectors = response.get("packs") or {}
-    assert isinstance(selectors, dict)
-    for selector, table in selectors.items():
-        sel = str(selector)
-        if len(sel) <= best_len or not isinstance(table, dict) or "mode" not in table:
-            continue
-        if rule_id == sel or rule_id.startswith(sel + ":") or rule_id.startswith(sel + "."):
-            best, best_len = str(table["mode"]), len(sel)
-    floor = response.get("mode_floor")
-    if not floor:
-        return best
-    from dcg.managed import stricter_mode  # only where an organisation set a floor
-
-    return stricter_mode(best, str(floor))
+def mode_for(rule_id: str, response: Response) -> str:
+    """The mode for a rule (:meth:`ResponseConfig.mode_for`)."""
+    return ResponseConfig.of(response).mode_for(rule_id)
 
 
 def decide(
@@ -118,7 +91,7 @@ def decide(
         level, cause = HARD_BLOCK, "critical"
     elif severity == "critical" and critical_always_hard:
         cause = "critical"
-    if severity == "high" and _RANK.get(high_minimum_level, 0) > _RANK[level]:
+    if severity == "high" and RANK.get(high_minimum_level, 0) > RANK[level]:
         level, cause = high_minimum_level, "floor"
     return level, cause
 
@@ -214,11 +187,11 @@ class Verdict(Frozen):
         self._set("window", window)
 
 
-def judge(rule_id: str, severity: str, counts: Counts, response: Mapping[str, object]) -> Verdict:
+def judge(rule_id: str, severity: str, counts: Counts, response: Response) -> Verdict:
     """The level for one occurrence of ``rule_id``; the mode is :func:`mode_for` the rule."""
-    mode = mode_for(rule_id, response)
-    s_t = int_setting(response, "session_threshold", DEFAULT_RESPONSE)
-    h_t = int_setting(response, "history_threshold", DEFAULT_RESPONSE)
+    r = ResponseConfig.of(response)
+    mode = r.mode_for(rule_id)
+    s_t, h_t = r.session_threshold, r.history_threshold
     history = 1 if counts.history is None else counts.history
     session = history if counts.session is None else counts.session
     if counts.session is None or counts.history is None:
@@ -232,10 +205,12 @@ def judge(rule_id: str, severity: str, counts: Counts, response: Mapping[str, ob
         s_t,
         h_t,
         severity,
-        critical_always_hard=bool(setting(response, "critical_always_hard")),
-        high_minimum_level=str(setting(response, "high_minimum_level")),
+        critical_always_hard=r.critical_always_hard,
+        high_minimum_level=r.high_minimum_level,
         acknowledged=counts.acknowledged,
     )
+    if self_protected(rule_id):
+        level, cause = HARD_BLOCK, "self-protection"
     return Verdict(
         level,
         cause,
@@ -244,14 +219,21 @@ def judge(rule_id: str, severity: str, counts: Counts, response: Mapping[str, ob
         history=history,
         session_threshold=s_t,
         history_threshold=h_t,
-        window=float(str(setting(response, "history_window"))),
+        window=float(r.history_window),
     )
 
 
 def next_level(
-    severity: str, v: Verdict, response: Mapping[str, object], acknowledged: bool
+    severity: str,
+    v: Verdict,
+    response: Response,
+    acknowledged: bool,
+    rule_id: str = "",
 ) -> str:
     """The level the next occurrence of the same rule in this session would get."""
+    if self_protected(rule_id):
+        return HARD_BLOCK
+    r = ResponseConfig.of(response)
     return decide(
         v.mode,
         v.session + 1,
@@ -259,7 +241,7 @@ def next_level(
         v.session_threshold,
         v.history_threshold,
         severity,
-        critical_always_hard=bool(setting(response, "critical_always_hard")),
-        high_minimum_level=str(setting(response, "high_minimum_level")),
+        critical_always_hard=r.critical_always_hard,
+        high_minimum_level=r.high_minimum_level,
         acknowledged=acknowledged,
     )[0]

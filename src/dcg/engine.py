@@ -38,19 +38,21 @@ BRACE = "\x00brace"
 
 def _has_brace(text: str) -> bool:
     """``{…}`` with a ``,`` or ``..`` and nothing a brace expansion word cannot hold
-    unquoted (space, newline) or that marks JSON (``:``), in scan-normalised text."""
-    i = text.find("{")
-    while i >= 0:
-        j = text.find("}", i + 1)
-        if j < 0:
-            return False
-        inner = text[i + 1 : j]
-        k = inner.rfind("{")
+    unquoted (space, newline) or that marks JSON (``:``), in scan-normalised text.
+
+    Each ``}`` is paired with the last ``{`` before it (after the ``}`` before that): one
+    pass, linear in the text however many braces it holds.
+    """
+    prev = -1
+    j = text.find("}")
+    while j >= 0:
+        k = text.rfind("{", prev + 1, j)
         if k >= 0:
-            inner = inner[k + 1 :]
-        if ("," in inner or ".." in inner) and not any(c in inner for c in " \t\n:"):
-            return True
-        i = text.find("{", i + 1)
+            inner = text[k + 1 : j]
+            if ("," in inner or ".." in inner) and not any(c in inner for c in " \t\n:"):
+                return True
+        prev = j
+        j = text.find("}", j + 1)
     return False
 
 
@@ -187,13 +189,15 @@ class Evaluation(Frozen):
     considered, because then nothing was parsed).
     """
 
-    __slots__ = ("commands", "considered", "excused", "line", "matches")
+    __slots__ = ("commands", "considered", "excused", "line", "matches", "unread")
 
     line: str
     commands: tuple[Command, ...]
     matches: tuple[Match, ...]
     considered: tuple[str, ...]
     excused: tuple[tuple[str, Command], ...]
+    # Project scripts a parsing bound stopped reading (what was read is judged).
+    unread: tuple[str, ...]
 
     def __init__(
         self,
@@ -202,12 +206,14 @@ class Evaluation(Frozen):
         matches: tuple[Match, ...] = (),
         considered: tuple[str, ...] = (),
         excused: tuple[tuple[str, Command], ...] = (),
+        unread: tuple[str, ...] = (),
     ) -> None:
         self._set("line", line)
         self._set("commands", commands)
         self._set("matches", matches)
         self._set("considered", considered)
         self._set("excused", excused)
+        self._set("unread", unread)
 
     @property
     def top(self) -> Match | None:
@@ -241,6 +247,24 @@ def script_files(cwd: str | None, pack_ids: Sequence[str]) -> Files:
     return Files(cwd, wanted)
 
 
+def own_cwd(cwd: str) -> bool:
+    """``cwd`` is inside one of dcg's real directories (its state, config or program).
+
+    Only such a directory makes a keyword-free line worth parsing: a project folder that
+    merely has "dcg" in its name is not dcg's, and the hook's cost and verdict must not
+    depend on what the project is called.
+    """
+    if not candidate_packs(scan_text(cwd), ("core.dcg",)):
+        return False  # every directory of dcg's is named so (…/dcg, dcg-sessions-…)
+    from dcg import selfpaths
+
+    here = selfpaths.normalise(cwd, "/")
+    return any(
+        here == d or here.startswith(d.rstrip("/") + "/")
+        for d in (*selfpaths.state_dirs(), *selfpaths.program_paths())
+    )
+
+
 def evaluate(
     line: str,
     pack_ids: list[str] | tuple[str, ...],
@@ -262,9 +286,9 @@ def evaluate(
     """
     text = scan_text(line)
     considered = candidate_packs(text, pack_ids)
-    if cwd and not considered and "core.dcg" in pack_ids:
+    if cwd and not considered and "core.dcg" in pack_ids and own_cwd(cwd):
         # A relative write inside dcg's own directory names no keyword but the cwd.
-        considered = candidate_packs(scan_text(cwd), ("core.dcg",))
+        considered = ["core.dcg"]
     # PowerShell names (Remove-Item, ri, del…) differ from the POSIX keywords the packs
     # use; such a line is always parsed, and keywords are checked on the translation.
     if not considered and shell != "powershell" and not mentions_powershell(text):
@@ -274,18 +298,29 @@ def evaluate(
 
     files = script_files(cwd, pack_ids) if read_files else None
     commands = parse_line(line, shell, deadline, cwd, files)
+    if deadline is not None and files is not None:
+        deadline += files.earned  # the project files read earned the line time
     if deadline is not None:
         _check_deadline(deadline)
+    if "core.dcg" in pack_ids:
+        from dcg.selfguard import begin_line
+
+        begin_line(commands, cwd)
     matches: list[Match] = []
     excused: list[tuple[str, Command]] = []
     # Pack keywords are checked again per simple command: a nested or wrapped command
     # may carry the keyword the whole line had, and other commands need not be tried.
     here = cwd
-    for command in commands:
-        if command.argv[:1] in (("cd",), ("pushd",), ("popd",)):
+    # Only packs with a keyword somewhere in the commands' texts can match one of them:
+    # one scan of all texts, then each command is tried for those few (a line of 10,000
+    # harmless commands costs one pass, not 10,000 scans per pack).
+    texts = [c.text.lower() for c in commands]
+    joined = "\n".join(texts)
+    tried = [p for p in pack_ids if p in _EVERY_COMMAND or mentions(joined, KEYWORDS[p])]
+    for command, ctext in zip(commands, texts, strict=True):
+        if command.argv[:1] in (("cd",), ("pushd",), ("popd",)) and not _in_subshell(command):
             here = _moved(command.argv, here)
-        ctext = command.text.lower()
-        for pack_id in pack_ids:
+        for pack_id in tried:
             if pack_id not in _EVERY_COMMAND and not mentions(ctext, KEYWORDS[pack_id]):
                 continue
             pack = load(pack_id)
@@ -298,7 +333,19 @@ def evaluate(
         if deadline is not None:
             _check_deadline(deadline)
     matches.sort(key=lambda m: -SEVERITY_RANK[m.rule.severity])
-    return Evaluation(line, tuple(commands), tuple(matches), tuple(considered), tuple(excused))
+    unread = tuple(files.unread) if files is not None else ()
+    return Evaluation(
+        line, tuple(commands), tuple(matches), tuple(considered), tuple(excused), unread
+    )
+
+
+# Labels of substitutions (``$(…)``, ```…```, ``<(…)``, ``>(…)``): a subshell of its own.
+_SUBSHELLS = ("$(", "`", "<(", ">(")
+
+
+def _in_subshell(command: Command) -> bool:
+    """A ``cd`` inside a command substitution moves only that subshell, not the line."""
+    return any(v.startswith(_SUBSHELLS) for v in command.via)
 
 
 def _moved(argv: tuple[str, ...], cwd: str | None) -> str:
@@ -326,7 +373,7 @@ def _moved(argv: tuple[str, ...], cwd: str | None) -> str:
 def _check_deadline(deadline: float) -> None:
     import time
 
-    if time.process_time() > deadline:
+    if time.thread_time() > deadline:
         from dcg.shell import TooComplex
 
         raise TooComplex("time budget exceeded")

@@ -19,8 +19,15 @@ if TYPE_CHECKING:
 TIMEOUT = 0.05
 # Paths named in a text; the rest are counted.
 SHOWN = 3
-# A repository's config must not run programs when dcg merely asks about it.
-_SAFE_CONFIG = ("-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null")
+# A repository's config must not run programs when dcg merely asks about it: no fsmonitor,
+# hooks, pager, external diff or ssh; filters are switched off by name (see _filters).
+SAFE_CONFIG = ("-c", "core.fsmonitor=false", "-c", "core.hooksPath=/dev/null",
+                "-c", "core.pager=cat", "-c", "diff.external=", "-c", "core.sshCommand=",
+                "-c", "core.askPass=", "-c", "core.untrackedCache=false")  # fmt: skip
+# Where git is installed: never a `git` found first on a PATH the agent can write to.
+_GIT_PLACES = ("/usr/bin/git", "/bin/git", "/usr/local/bin/git", "/opt/homebrew/bin/git",
+               "/usr/local/git/bin/git", "/opt/local/bin/git",
+               "/run/current-system/sw/bin/git")  # fmt: skip
 
 
 def work_tree(path: str) -> str | None:
@@ -36,34 +43,121 @@ def work_tree(path: str) -> str | None:
     return None
 
 
+_program: list[str | None] = []
+
+
+def program() -> str | None:
+    """The git to run: an installed one at a fixed place, else the first on PATH in a
+    directory the user cannot write (a shim dropped into ~/.local/bin is never run)."""
+    if _program:
+        return _program[0]
+    from posix import W_OK
+
+    found = None
+    for place in _GIT_PLACES:
+        if os.access(place, os.X_OK):
+            found = place
+            break
+    else:
+        for d in os.environ.get("PATH", "").split(":"):
+            exe = os.path.join(d, "git")
+            mine = os.access(d, W_OK) or os.access(exe, W_OK)
+            if d.startswith("/") and os.access(exe, os.X_OK) and not mine:
+                found = exe
+                break
+    _program.append(found)
+    return found
+
+
+def environment() -> dict[str, str]:
+    """A fresh environment: nothing of the agent's GIT_* variables, PAGER or PATH."""
+    env = {"PATH": "/usr/bin:/bin", "LC_ALL": "C", "GIT_OPTIONAL_LOCKS": "0",
+           "GIT_TERMINAL_PROMPT": "0", "GIT_CONFIG_NOSYSTEM": "1", "GIT_NO_REPLACE_OBJECTS": "1",
+           "GIT_PAGER": "cat", "PAGER": "cat"}  # fmt: skip
+    for key in ("HOME", "XDG_CONFIG_HOME", "USER", "LOGNAME"):
+        value = os.environ.get(key)
+        if value:
+            env[key] = value
+    return env
+
+
 def git(root: str, args: Sequence[str], ok: tuple[int, ...] = (0,)) -> str | None:
-    """Standard output of ``git -C root ARGS``; None if git is absent, fails or is too slow."""
+    """Standard output of ``git -C root ARGS``; None if git is absent, fails or is too slow.
+
+    git runs with a configuration that executes nothing (:data:`SAFE_CONFIG`, and for
+    ``status`` every filter driver the repository names switched off), a fresh
+    environment, its stdin closed, in a session of its own, and is killed with whatever
+    it started when it takes longer than :data:`TIMEOUT`.
+    """
+    exe = program()
+    if exe is None:
+        return None
+    extra: list[str] = []
+    if args[:1] == ["status"]:
+        off = filters_off(exe, root)
+        if off is None:
+            return None
+        extra = off
+        args = [args[0], "--ignore-submodules=all", *args[1:]]
+    env = environment()
+    if args[:1] != ["check-ignore"]:  # which rejects pathspec magic; its paths are plain
+        env["GIT_LITERAL_PATHSPECS"] = "1"
+    return _run([exe, *SAFE_CONFIG, *extra, "-C", root, *args], env, ok)
+
+
+def filters_off(exe: str, root: str, timeout: float = TIMEOUT) -> list[str] | None:
+    """``-c`` options switching off every filter driver the repository's and the user's
+    config define, so that reading or adding work-tree files runs none (None: no answer)."""
+    out = _run([exe, *SAFE_CONFIG, "-C", root, "config", "--name-only", "-z",
+                "--get-regexp", r"^filter\."], environment(), (0, 1), timeout)  # fmt: skip
+    if out is None:
+        return None
+    names = []
+    for key in out.split("\0"):
+        head, _, rest = key.partition(".")
+        name = rest.rpartition(".")[0]
+        if head.lower() == "filter" and name and "\n" not in name and name not in names:
+            names.append(name)
+    off: list[str] = []
+    for name in names:
+        for key, value in (("clean", ""), ("smudge", ""), ("process", ""), ("required", "false")):
+            off += ["-c", f"filter.{name}.{key}={value}"]
+    return off
+
+
+def _run(
+    cmd: list[str], env: dict[str, str], ok: tuple[int, ...], timeout: float = TIMEOUT
+) -> str | None:
     import signal
     import subprocess
 
-    env = dict(os.environ, GIT_OPTIONAL_LOCKS="0", GIT_TERMINAL_PROMPT="0", LC_ALL="C")
-    if args[:1] != ["check-ignore"]:  # which rejects pathspec magic; its paths are plain
-        env["GIT_LITERAL_PATHSPECS"] = "1"
     try:
         proc = subprocess.Popen(
-            ["git", *_SAFE_CONFIG, "-C", root, *args],
+            cmd,
             stdin=subprocess.DEVNULL,
             stdout=subprocess.PIPE,
             stderr=subprocess.DEVNULL,
             env=env,
             start_new_session=True,
+            close_fds=True,
         )
-    except OSError:
+    except (OSError, ValueError):
         return None
     try:
-        out, _ = proc.communicate(timeout=TIMEOUT)
+        out, _ = proc.communicate(timeout=timeout)
     except subprocess.TimeoutExpired:
-        # The whole process group: a wrapper script's children must not linger.
+        # The whole process group: a wrapper script's children must not linger. What
+        # left the group may hold the pipe open: do not wait for its end.
         try:  # noqa: SIM105 (contextlib would be one more import on the hook path)
             os.killpg(proc.pid, signal.SIGKILL)
         except OSError:
             pass
-        proc.communicate()
+        if proc.stdout is not None:
+            proc.stdout.close()
+        try:  # noqa: SIM105
+            proc.wait(timeout=TIMEOUT)
+        except subprocess.TimeoutExpired:
+            pass
         return None
     if proc.returncode not in ok:
         return None

@@ -1,34 +1,60 @@
-"""The graduated response: state read once, the pure decision, state written once, an Outcome.
+"""The graduated response to a command line: every match judged on its own, state around it.
 
-The hook calls :func:`respond` once per matched command line. Reads first: the
-allowlist and approved allow-once and confirmation codes (either lets the command
-pass), then the occurrence is counted in the session and the history window
-(:func:`_count`). Then the decision, a pure function of the rule, its severity, the
-mode and those counts (:func:`dcg.decision.judge`). Then writes: the history record,
-an approval code for a block, rate-limited pruning (:func:`_record`). State problems
-never escape: the decision is made from whatever could be read, and a one-line note
-goes to stderr. Config arrives as plain dicts (``config.response``,
-``config.history``); missing keys take the defaults of the draft's Appendix A.
+The hook calls :func:`respond_line` once per matched command line, with every match the
+engine found (one per simple command and pack). :func:`judge_line` decides, in order:
+
+1. **Approvals, per match** (decisions.md 11.5). An allowlist entry excuses the match of
+   its rule, pack or exact simple command (:mod:`dcg.state.allowlist`); an approved
+   confirm or allow-once code for this exact line and cwd excuses the matches of the
+   rules it names, as long as each rule's level now is not above the level the code
+   was offered at (:mod:`dcg.state.codes`). Nothing excuses the rest of the line.
+2. **The rest is judged**: each rule counted once per line in the session and the
+   history window (:func:`_count`), then the pure decision (:func:`dcg.decision.judge`).
+   The line gets the strictest level; every judged rule is recorded.
+
+**The line's outcome is final right after** :func:`judge_line` **returns**: ``line.level``
+(None when every match was excused, else the strictest judged level) and
+``line.let_through()`` (the items that run: the judged warnings and the matches an
+approval excused, or nothing when the line is blocked) are known there, before anything is
+written. A step that acts on what is let through belongs at that point of
+:func:`respond_line`: the safety net's keep step (:mod:`dcg.safety.step`) is called
+there, once, and may raise the line's judged warnings to soft blocks where what they
+destroy cannot be kept (decisions.md 11.2). (The one change after it: a single-use code
+that another hook call used up first; its matches are then judged, see
+:func:`_use_codes`.)
+
+Then :func:`_use_codes` consumes the single-use codes (only when the line runs) and
+:func:`_record` writes: one history record per judged rule and per rule an approval let
+through (``via``), an
+approval code for a blocked line naming every judged rule and its level, and
+rate-limited pruning (:func:`_maintain`). With ``write=False`` (``dcg test``,
+``dcg explain``) the same decision is made from what state says now and nothing is
+written, consumed or offered. State problems never escape: the decision is made from
+whatever could be read, and a one-line note goes to stderr.
 """
 
 from __future__ import annotations
 
 import time
 
+from dcg import approvals, paths
 from dcg import oslite as os
-from dcg import paths, render
-from dcg.decision import Counts, Verdict, int_setting, judge, next_level, setting
-from dcg.hookio import SOFT_BLOCK, WARNING, Outcome
-from dcg.state import allowlist, codes, files, session
+from dcg.decision import Counts, Verdict, int_setting, judge
+from dcg.hookio import SOFT_BLOCK, WARNING
+from dcg.response import ResponseConfig
+from dcg.state import codes, deferred, files, session
 from dcg.state import history as hist
+from dcg.verdicts import Item, Line
 
 TYPE_CHECKING = False  # typing costs ms at start-up; type checkers treat this as True
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Mapping, Sequence
 
-    from dcg.hookio import HookRequest
+    from dcg.decision import Response
+    from dcg.hookio import HookRequest, Outcome
     from dcg.model import Match
+    from dcg.safety.step import Result, Step
 
 DEFAULT_HISTORY: dict[str, object] = {
     "max_age": 30 * 86400,
@@ -64,8 +90,8 @@ class _Seen:
         self.total_lines = total_lines
 
 
-def _scope(request: HookRequest, response: Mapping[str, object]) -> str | None:
-    if setting(response, "history_scope") != "project":
+def _scope(request: HookRequest, response: ResponseConfig) -> str | None:
+    if response.history_scope != "project":
         return None
     return project_root(request.cwd or os.getcwd())
 
@@ -73,7 +99,7 @@ def _scope(request: HookRequest, response: Mapping[str, object]) -> str | None:
 def _count(
     match: Match,
     request: HookRequest,
-    response: Mapping[str, object],
+    response: ResponseConfig,
     now: float,
     *,
     write: bool,
@@ -83,7 +109,7 @@ def _count(
     A count that could not be read is None in the :class:`~dcg.decision.Counts`.
     """
     rule_id = match.rule_id
-    window = float(str(setting(response, "history_window")))
+    window = float(response.history_window)
     history: int | None = None
     sess: int | None = None
     acknowledged = False
@@ -101,63 +127,25 @@ def _count(
         history = prev + 1
     except OSError as exc:
         files.note(f"dcg: cannot read history ({exc}); deciding as if this were a repeat")
+    if write and history is not None:
+        # A count that cannot be kept counts as repeated (decisions.md 10.4): history
+        # that can be read but not appended to (read-only, full, a lock held by a stuck
+        # process) must not keep every occurrence at its first.
+        try:
+            files.probe_append(paths.history_file())
+        except OSError as exc:
+            history = None
+            files.note(f"dcg: cannot write history ({exc}); deciding as if this were a repeat")
     try:
         ident = session.identify(request.agent, request.session_id)
         if write:
             sess, acknowledged = session.bump(paths.session_dir(), ident, rule_id, now)
         else:
             prev_s, acknowledged = session.peek(paths.session_dir(), ident, rule_id, now)
-            sess = prev_s + 1
+            sess = None if prev_s is None else prev_s + 1
     except OSError as exc:
         files.note(f"dcg: session state unavailable ({exc}); deciding as if this were a repeat")
     return _Seen(Counts(sess, history, acknowledged), ident, total_lines)
-
-
-def _facts(match: Match, request: HookRequest, v: Verdict) -> render.Facts:
-    rule = match.rule
-    return render.Facts(
-        v.level,
-        v.cause,
-        v.mode,
-        rule_id=match.rule_id,
-        pack_id=match.pack.id,
-        severity=match.severity,
-        command=request.command,
-        reason=match.reason,
-        explanation=rule.explanation,
-        alternative=rule.alternative,
-        session_count=v.session,
-        session_threshold=v.session_threshold,
-        history_count=v.history,
-        history_threshold=v.history_threshold,
-        window=v.window,
-    )
-
-
-def _outcome(
-    match: Match, f: render.Facts, response: Mapping[str, object], *, silent: bool
-) -> Outcome:
-    ask = f.level == SOFT_BLOCK and setting(response, "soft_block_action") == "ask"
-    return Outcome(
-        f.level,
-        match=match,
-        command=f.command,
-        fields=render.fields(f),
-        model_text=render.model_text(f),
-        human_text="" if silent else render.human_text(f),
-        summary="" if silent else render.summary(f),
-        ask=ask,
-    )
-
-
-def _silent(f: render.Facts, response: Mapping[str, object]) -> bool:
-    if f.level != WARNING:
-        return False
-    if not setting(response, "show_warnings"):
-        return True
-    # The draft's "suppress repeated warnings": every warning for a rule in a session
-    # after its first reaches the model only.
-    return bool(setting(response, "quiet_after_threshold")) and f.session_count > 1
 
 
 def _flush(notes: list[str] | None) -> None:
@@ -170,141 +158,264 @@ def _flush(notes: list[str] | None) -> None:
         sys.stderr.write("".join(n + "\n" for n in pending))
 
 
+def respond_line(
+    matches: Sequence[Match],
+    request: HookRequest,
+    response: Response,
+    history: Mapping[str, object],
+    *,
+    write: bool = True,
+    now: float | None = None,
+    notes: list[str] | None = None,
+    keep: Step | None = None,
+) -> Line:
+    """Decide a matched command line; ``line.outcome`` is the reply (None: it passes silently).
+
+    ``write=False`` decides the same way from what state says now and writes nothing
+    (``dcg test``, ``dcg explain``). ``notes`` collects one-line notices about unusable
+    state; when None they are written to stderr (with ``write``) or dropped. ``keep`` is
+    the safety net's keep step (without ``write`` it only says whether it would stop).
+    """
+    t = time.time() if now is None else now
+    response = ResponseConfig.of(response)
+    try:
+        line = judge_line(matches, request, response, t, write=write)
+        # The line's outcome is final here (see the module docstring).
+        kept = _keep(line, keep, write=write)
+        if write:
+            _use_codes(line, request, response, t)
+            snapshot = kept.snapshot if kept is not None else None
+            line.code = _record(line, request, response, history, t, snapshot)
+        else:
+            line.waiting = approvals.waiting(request.command, line.cwd, t)
+        line.outcome = _reply(line, request, response, write=write, kept=kept)
+        return line
+    finally:
+        if write or notes is not None:
+            _flush(notes)
+        else:
+            files.take_notes()
+
+
+def _keep(line: Line, keep: Step | None, *, write: bool) -> Result | None:
+    """The safety net on a line that runs: keep what its warnings and approved matches
+    destroy; an unkeepable warning becomes a soft block (an approval runs regardless)."""
+    if keep is None or not line.runs:
+        return None
+    warned = [it.match for it in line.judged()]
+    approved = [it.match for it in line.excused() if it.via in ("confirm", "allow-once")]
+    if not warned and not approved:
+        return None  # only the allowlist let it through: the person's standing yes
+    via = "warning" if warned else str(line.excused()[0].via)
+    result = keep(via, warned, approved) if write else keep.dry(warned)
+    if result.unkept and warned:
+        for it in line.judged():
+            if it.verdict is not None and it.verdict.level == WARNING:
+                it.verdict = unkept_verdict(it.verdict)
+        line.settle()
+    return result
+
+
+def unkept_verdict(v: Verdict) -> Verdict:
+    """``v`` raised to a soft block because what the command destroys could not be kept."""
+    return Verdict(
+        SOFT_BLOCK,
+        "unkept",
+        v.mode,
+        session=v.session,
+        history=v.history,
+        session_threshold=v.session_threshold,
+        history_threshold=v.history_threshold,
+        window=v.window,
+    )
+
+
 def respond(
     match: Match,
     request: HookRequest,
-    response: Mapping[str, object],
+    response: Response,
     history: Mapping[str, object],
     *,
     now: float | None = None,
     notes: list[str] | None = None,
+    keep: Step | None = None,
 ) -> Outcome | None:
-    """Decide a matched command; None means it passes (allowlist, allow-once, confirmation).
-
-    ``notes`` collects one-line notices about unusable state; when None they are
-    written to stderr.
-    """
-    try:
-        return _respond(match, request, response, history, time.time() if now is None else now)
-    finally:
-        _flush(notes)
+    """:func:`respond_line` for a line with one match; None means it passes."""
+    line = respond_line([match], request, response, history, now=now, notes=notes, keep=keep)
+    return line.outcome
 
 
-def _respond(
-    match: Match,
+def judge_line(
+    matches: Sequence[Match],
     request: HookRequest,
-    response: Mapping[str, object],
-    history: Mapping[str, object],
+    response: Response,
     now: float,
-) -> Outcome | None:
-    cwd = request.cwd or os.getcwd()
-    # Reads: what lets the command pass, then the counts.
-    passed = _passes(match, request, cwd, now, response.get("allowlist_user") is not False)
-    if passed is not None:
-        via, rule_id = passed
-        if via != "allowlist":
-            _log_pass(match, request, history, cwd, now, via, rule_id)
-        return None
-    seen = _count(match, request, response, now, write=True)
-    # The decision: pure.
-    verdict = judge(match.rule_id, match.severity, seen.counts, response)
-    f = _facts(match, request, verdict)
-    f.at_risk = _at_risk(match, cwd)
-    f.next_level = next_level(match.severity, verdict, response, seen.counts.acknowledged)
-    # Writes.
-    f.code = _record(match, request, response, history, verdict, seen, cwd, now)
-    return _outcome(match, f, response, silent=_silent(f, response))
+    *,
+    write: bool,
+) -> Line:
+    """Approvals per match, then every other match judged; nothing but the session
+    counts is written (and those only with ``write``)."""
+    response = ResponseConfig.of(response)
+    line = Line([Item(m) for m in matches], request.cwd or os.getcwd())
+    approvals.allowlisted(line.items, response, now, write=write)
+    if any(it.via is None for it in line.items):
+
+        def level_now(match: Match) -> str:
+            return _level_now(match, request, response, now)
+
+        approvals.approved(line, request.command, now, level_now)
+    _judge(line.items, request, response, now, write=write)
+    line.settle()
+    return line
 
 
-def _at_risk(match: Match, cwd: str) -> str:
-    """What uncommitted work the command reaches, asked of git (bounded; decisions.md 10.7)."""
-    from dcg.gitinfo import at_risk
+def _level_now(match: Match, request: HookRequest, response: ResponseConfig, now: float) -> str:
+    """The level of the occurrence a re-run completes: the counts as they stand, not one
+    more (decisions.md section 1)."""
+    c = _count(match, request, response, now, write=False).counts
+    prev = Counts(
+        None if c.session is None else max(c.session - 1, 1),
+        None if c.history is None else max(c.history - 1, 1),
+        c.acknowledged,
+    )
+    return judge(match.rule_id, match.severity, prev, response).level
 
-    try:
-        return at_risk(match.rule_id, match.command.argv, cwd)
-    except Exception:  # naming what is at risk must never cost the decision
-        return ""
+
+def _judge(
+    items: list[Item],
+    request: HookRequest,
+    response: ResponseConfig,
+    now: float,
+    *,
+    write: bool,
+) -> None:
+    """Count and judge every item not excused; a rule is one occurrence per line."""
+    first = {it.match.rule_id: it for it in items if it.verdict is not None}
+    for it in items:
+        if it.via is not None or it.verdict is not None:
+            continue
+        done = first.get(it.match.rule_id)
+        if done is None:
+            seen = _count(it.match, request, response, now, write=write)
+            it.verdict = judge(it.match.rule_id, it.match.severity, seen.counts, response)
+            it.counts, it.total_lines = seen.counts, seen.total_lines
+            it.session_id = seen.ident.session_id if seen.ident else ""
+            first[it.match.rule_id] = it
+        else:
+            it.verdict, it.counts = done.verdict, done.counts
+            it.total_lines, it.session_id = done.total_lines, done.session_id
 
 
-def _passes(
-    match: Match, request: HookRequest, cwd: str, now: float, user_allowlist: bool
-) -> tuple[str, str] | None:
-    """``(via, rule id)`` when the allowlist or an approved code lets the command pass.
-
-    ``user_allowlist`` is False under a managed policy's ``[allowlist] user = false``.
-    """
-    rule_id = match.rule_id
-    segment = " ".join(match.command.argv)
-    try:
-        if allowlist.find(rule_id, segment, now, user=user_allowlist) is not None:
-            return ("allowlist", rule_id)
-    except OSError as exc:
-        files.note(f"dcg: cannot read the allowlist ({exc})")
-    for via, path in (("allow-once", paths.allow_once_file()), ("confirm", paths.pending_file())):
-        try:
-            rec = codes.redeem(path, command=request.command, cwd=cwd, now=now)
-        except OSError as exc:
-            files.note(f"dcg: cannot use approved codes ({exc})")
-            rec = None
-        if rec is not None:
-            return (via, str(rec.get("rule_id") or rule_id))
-    return None
+def _use_codes(line: Line, request: HookRequest, response: ResponseConfig, now: float) -> None:
+    """Consume the single-use codes a line that runs was let through by; a code another
+    hook call used first no longer excuses its matches, which are then judged."""
+    if not line.runs:
+        return
+    lost = approvals.use(line, now)
+    if not lost:
+        return
+    for it in line.items:
+        if it.approval is not None and str(it.approval.get("full_hash")) in lost:
+            it.via, it.approval = None, None
+    _judge(line.items, request, response, now, write=True)
+    line.settle()
 
 
 def _record(
+    line: Line,
+    request: HookRequest,
+    response: ResponseConfig,
+    history: Mapping[str, object],
+    now: float,
+    snapshot: str | None = None,
+) -> str | None:
+    """Write what the decision needs kept: history records (with the safety net's
+    ``snapshot``), an approval code (returned) for a blocked line, lenient
+    acknowledgements, pruning."""
+    cwd, command = line.cwd, request.command
+    chash = codes.command_hash(command)
+    shown = command_text(command, history)
+    project = project_root(cwd)
+    sid = ""
+    total: int | None = None
+    done: set[tuple[str, str]] = set()
+    for it in line.judged():
+        assert it.verdict is not None
+        key = (it.match.rule_id, "")
+        if key in done:
+            continue
+        done.add(key)
+        sid = it.session_id or sid
+        total = it.total_lines if total is None else total
+        if it.verdict.level == WARNING and not response.log_warnings:
+            continue
+        where = (sid, cwd, chash, shown, project)
+        _history(
+            it.match, request, it.verdict.level, where, now, allowed=line.runs, snapshot=snapshot
+        )
+    if line.runs:
+        for it in line.excused():
+            key = (it.match.rule_id, str(it.via))
+            if key not in done:
+                done.add(key)
+                sid = _completed(it, request, now) or sid
+                where = (sid, cwd, chash, shown, project)
+                _history(
+                    it.match, request, "allow", where, now, allowed=True, via=it.via,
+                    snapshot=snapshot,
+                )  # fmt: skip
+    code = None if line.runs else approvals.offer(line, command, sid, now)
+    _maintain(history, now, total)
+    return code
+
+
+def _history(
     match: Match,
     request: HookRequest,
-    response: Mapping[str, object],
-    history: Mapping[str, object],
-    v: Verdict,
-    seen: _Seen,
-    cwd: str,
+    level: str,
+    where: tuple[str, str, str, str | None, str],
     now: float,
-) -> str | None:
-    """Write what the decision needs kept: history, an approval code (returned), pruning."""
-    rule_id = match.rule_id
-    sid = seen.ident.session_id if seen.ident else ""
-    code: str | None = None
-    if v.level != WARNING or setting(response, "log_warnings"):
-        try:
-            hist.record(
-                paths.history_file(),
-                now=now,
-                rule_id=rule_id,
-                pack_id=match.pack.id,
-                severity=match.severity,
-                response_level=v.level,
-                session_id=sid,
-                cwd=cwd,
-                command_hash=codes.command_hash(request.command),
-                allowed=v.level == WARNING,
-                command=command_text(request.command, history),
-                agent=request.agent,
-                project=project_root(cwd),
-            )
-        except OSError as exc:
-            files.note(f"dcg: cannot write history ({exc}); decided anyway")
-    if v.level != WARNING:
-        kind, path, other = (
-            ("confirm", paths.pending_file(), paths.allow_once_file())
-            if v.level == SOFT_BLOCK
-            else ("allow-once", paths.allow_once_file(), paths.pending_file())
+    *,
+    allowed: bool,
+    via: str | None = None,
+    snapshot: str | None = None,
+) -> None:
+    """One history record; ``where`` is (session id, cwd, command hash, command text,
+    project)."""
+    sid, cwd, chash, shown, project = where
+    try:
+        hist.record(
+            paths.history_file(),
+            now=now,
+            rule_id=match.rule_id,
+            pack_id=match.pack.id,
+            severity=match.severity,
+            response_level=level,
+            session_id=sid,
+            cwd=cwd,
+            command_hash=chash,
+            allowed=allowed,
+            via=via,
+            command=shown,
+            agent=request.agent,
+            project=project,
+            snapshot=snapshot,
         )
-        try:
-            code = codes.offer(
-                path,
-                kind=kind,
-                now=now,
-                rule_id=rule_id,
-                cwd=cwd,
-                command=request.command,
-                session_id=sid,
-                others=(other,),
-            )
-        except OSError as exc:
-            files.note(f"dcg: cannot store an approval code ({exc})")
-    _maintain(history, now, seen.total_lines)
-    return code
+    except OSError as exc:
+        files.note(f"dcg: cannot write history ({exc}); decided anyway")
+
+
+def _completed(it: Item, request: HookRequest, now: float) -> str:
+    """A re-run an approval let through completes an earlier occurrence; after a
+    confirmation lenient mode warns again for the rest of the session. The session id."""
+    try:
+        ident = session.identify(request.agent, request.session_id)
+        if it.via == "confirm":
+            session.acknowledge(paths.session_dir(), ident, it.match.rule_id, now)
+        return ident.session_id
+    except OSError as exc:
+        files.note(f"dcg: session state unavailable ({exc})")
+        return ""
 
 
 def command_text(command: str, history: Mapping[str, object]) -> str | None:
@@ -317,64 +428,67 @@ def command_text(command: str, history: Mapping[str, object]) -> str | None:
     return redact.for_record(command)
 
 
-def _log_pass(
-    match: Match,
+def _reply(
+    line: Line,
     request: HookRequest,
-    history: Mapping[str, object],
-    cwd: str,
-    now: float,
-    via: str,
-    rule_id: str,
-) -> None:
-    """Log a command let through by an approved code; lenient mode remembers a confirmation."""
-    sid = ""
-    try:
-        ident = session.identify(request.agent, request.session_id)
-        sid = ident.session_id
-        if via == "confirm":
-            session.acknowledge(paths.session_dir(), ident, rule_id, now)
-    except OSError as exc:
-        files.note(f"dcg: session state unavailable ({exc})")
-    try:
-        hist.record(
-            paths.history_file(),
-            now=now,
-            rule_id=rule_id,
-            pack_id=match.pack.id,
-            severity=match.severity,
-            response_level="allow",
-            session_id=sid,
-            cwd=cwd,
-            command_hash=codes.command_hash(request.command),
-            allowed=True,
-            via=via,
-            command=command_text(request.command, history),
-            agent=request.agent,
-            project=project_root(cwd),
-        )
-    except OSError as exc:
-        files.note(f"dcg: cannot write history ({exc})")
+    response: ResponseConfig,
+    *,
+    write: bool,
+    kept: Result | None = None,
+) -> Outcome | None:
+    """The reply to the line, led by its strictest judged match; None when all passed."""
+    lead = line.lead()
+    if lead is None or lead.verdict is None:
+        return None
+    from dcg.verdicts import Other, outcome
+
+    others = [
+        Other(it.match, it.verdict.level if it.verdict else f"allowed ({it.via})")
+        for it in line.items
+        if it is not lead
+    ]
+    acknowledged = lead.counts.acknowledged if lead.counts else False
+    return outcome(
+        lead.match,
+        lead.verdict,
+        request,
+        response,
+        acknowledged=acknowledged,
+        cwd=line.cwd,
+        code=line.code,
+        others=others,
+        at_risk=write,
+        kept=(kept.kept.id, kept.kept.what()) if kept is not None and kept.kept else None,
+        unkept=kept.unkept if kept is not None and lead.verdict.cause == "unkept" else "",
+    )
 
 
 def _maintain(history: Mapping[str, object], now: float, total_lines: int | None) -> None:
     """Rate-limited pruning of history, codes and sessions (matches only, never no-match)."""
     if not history.get("prune_on_startup", True):
         return
-    try:
-        before = files.mtime(_stamp())
-        hist.maybe_prune(
-            paths.history_file(),
-            _stamp(),
-            now=now,
-            max_age=float(str(history.get("max_age") or DEFAULT_HISTORY["max_age"])),
-            max_entries=int_setting(history, "max_entries", DEFAULT_HISTORY),
-            total_lines=total_lines,
-        )
-        if files.mtime(_stamp()) != before:
-            codes.prune(paths.pending_file(), now)
-            codes.prune(paths.allow_once_file(), now)
-    except OSError as exc:
-        files.note(f"dcg: state maintenance failed ({exc})")
+    max_age = float(str(history.get("max_age") or DEFAULT_HISTORY["max_age"]))
+    max_entries = int_setting(history, "max_entries", DEFAULT_HISTORY)
+
+    def prune() -> None:
+        try:
+            before = files.mtime(_stamp())
+            hist.maybe_prune(
+                paths.history_file(),
+                _stamp(),
+                now=now,
+                max_age=max_age,
+                max_entries=max_entries,
+                total_lines=total_lines,
+            )
+            if files.mtime(_stamp()) != before:
+                codes.prune(paths.pending_file(), now)
+                codes.prune(paths.allow_once_file(), now)
+        except OSError as exc:
+            files.note(f"dcg: state maintenance failed ({exc})")
+
+    # Off the answer path in the hook process (after the reply, in a detached child).
+    deferred.defer(prune)
     # contextlib.suppress would cost an import on the hook path.
     try:  # noqa: SIM105
         session.maybe_prune(paths.session_dir(), now)
@@ -384,65 +498,3 @@ def _maintain(history: Mapping[str, object], now: float, total_lines: int | None
 
 def _stamp() -> str:
     return os.path.join(paths.config_dir(), ".prune-stamp")
-
-
-def preview(
-    match: Match,
-    request: HookRequest,
-    response: Mapping[str, object],
-    history: Mapping[str, object] | None = None,
-    *,
-    now: float | None = None,
-) -> Outcome:
-    """The outcome the next identical command would get; nothing is written, no code made.
-
-    Texts show ``----`` where a real run would show the code.
-    """
-    t = time.time() if now is None else now
-    seen = _count(match, request, response, t, write=False)
-    verdict = judge(match.rule_id, match.severity, seen.counts, response)
-    f = _facts(match, request, verdict)
-    f.next_level = next_level(match.severity, verdict, response, seen.counts.acknowledged)
-    files.take_notes()
-    return _outcome(match, f, response, silent=False)
-
-
-def graduation_status(
-    match: Match,
-    request: HookRequest,
-    response: Mapping[str, object],
-    history: Mapping[str, object] | None = None,
-    *,
-    now: float | None = None,
-) -> dict[str, object]:
-    """Data for the explain block (draft section 9.3); see :func:`dcg.render.status_text`.
-
-    ``session_count`` and ``history_count`` are the occurrences recorded so far;
-    ``level`` is what the next occurrence would get.
-    """
-    t = time.time() if now is None else now
-    seen = _count(match, request, response, t, write=False)
-    v = judge(match.rule_id, match.severity, seen.counts, response)
-    try:
-        entry = allowlist.find(match.rule_id, " ".join(match.command.argv), t, write_cache=False)
-    except OSError:
-        entry = None
-    files.take_notes()
-    return {
-        "rule_id": match.rule_id,
-        "pack_id": match.pack.id,
-        "severity": match.severity,
-        "level": v.level,
-        "cause": v.cause,
-        "mode": v.mode,
-        "session_id": seen.ident.session_id if seen.ident else None,
-        "session_count": v.session - 1,
-        "session_threshold": v.session_threshold,
-        "history_count": v.history - 1,
-        "history_threshold": v.history_threshold,
-        "history_window": int(v.window),
-        "history_scope": str(setting(response, "history_scope")),
-        "scope_dir": _scope(request, response),
-        "acknowledged": seen.counts.acknowledged,
-        "allowlisted": dict(entry) if entry else None,
-    }

@@ -23,9 +23,9 @@ if TYPE_CHECKING:
     from typing import BinaryIO, TextIO
 
     from dcg.config import Config
-    from dcg.engine import Evaluation
     from dcg.hookio import HookRequest, Outcome, Reply
     from dcg.model import Match
+    from dcg.shell.command import Command
 
 MAX_STDIN = 1 << 20  # 1 MiB: the bound on a shell command's payload (decisions 10.1)
 # A larger payload is still read whole up to this, so that a file tool's big write can be
@@ -41,7 +41,6 @@ _VALUE_FLAGS = {
     "--session-threshold": "session_threshold",
     "--history-threshold": "history_threshold",
 }
-_MODES = ("paranoid", "strict", "standard", "lenient")
 
 
 HELP = """\
@@ -51,12 +50,25 @@ usage: dcg hook [--agent NAME] [--mode MODE] [--no-warnings|--quiet]
 Read one agent hook payload (JSON) on stdin and answer it in that agent's protocol.
 Agents run this; a person runs `dcg test` or `dcg explain` instead.
 
-  --agent NAME           claude (default), codex, gemini, copilot, cursor, windsurf, opencode
+  --agent NAME           {agents}
+                         (without it: detected from the payload; Claude Code by default)
   --mode MODE            paranoid, strict, standard or lenient for this call
   --no-warnings, --quiet do not print warning notices
   --session-threshold N  occurrences in a session before a soft block
   --history-threshold N  occurrences in the history window before a hard block
 """
+
+
+def help_text() -> str:
+    """``dcg hook --help``: the agent names come from the one registry (dcg.agents)."""
+    import textwrap
+
+    from dcg.agents import AGENTS
+
+    pad = " " * 25  # the column the option texts start at
+    names = textwrap.fill(", ".join(AGENTS), 91, initial_indent=pad, subsequent_indent=pad)
+    names = names[len(pad) :]
+    return HELP.format(agents=names)
 
 
 class HookUsageError(Exception):
@@ -70,6 +82,8 @@ def parse_flags(argv: Sequence[str], notices: list[str] | None = None) -> dict[s
     the strictest way (an unknown ``--mode`` is ``paranoid``), and a one-line notice is
     added to ``notices``; without ``notices`` the first problem raises HookUsageError.
     """
+    from dcg.response import MODES
+
     flags: dict[str, object] = {}
     args = list(argv)
 
@@ -93,7 +107,7 @@ def parse_flags(argv: Sequence[str], notices: list[str] | None = None) -> dict[s
                     problem(f"{name} must be a positive integer; ignoring it")
                     continue
                 flags[key] = int(value)
-            elif key == "mode" and value not in _MODES:
+            elif key == "mode" and value not in MODES:
                 problem(f"unknown --mode {value!r}; protecting in paranoid mode")
                 flags[key] = "paranoid"
             elif key == "agent":
@@ -110,6 +124,29 @@ def parse_flags(argv: Sequence[str], notices: list[str] | None = None) -> dict[s
         else:
             problem(f"unknown option {arg!r}; ignoring it")
     return flags
+
+
+# Words of commands that overwrite files without naming any pack's keyword; with a
+# redirection that is not an append or to /dev/null (writes_hint) they send a payload
+# to the safety net's cheap check of what it would overwrite (dcg.safety.step.silent).
+_WRITERS = ("cp", "sed")
+
+
+def writes_hint(text: str) -> bool:
+    """The (scan-normalised) payload may overwrite a file: ``> f``, ``cp``, ``sed -i``."""
+    from dcg.engine import mentions
+
+    i = text.find(">")
+    while i >= 0:
+        j = i + 1
+        if text[j : j + 1] == ">":  # an append destroys nothing
+            i = text.find(">", j + 1)
+            continue
+        rest = text[j : j + 12].lstrip(" ")
+        if not rest.startswith(("&", "/dev/null")):
+            return True
+        i = text.find(">", j)
+    return mentions(text, _WRITERS)
 
 
 def needs_engine(text: str) -> bool:
@@ -130,7 +167,7 @@ def main(
     err = sys.stderr if stderr is None else stderr
     if "--help" in argv or "-h" in argv:
         # Answered before stdin is read: a person asking for help must not wait on input.
-        out.write(HELP)
+        out.write(help_text())
         return 0
     try:
         stream = sys.stdin.buffer if stdin is None else stdin
@@ -141,17 +178,36 @@ def main(
     except (OSError, ValueError):
         return 0
     text = raw.decode("utf-8", "surrogateescape")
+    writes_only = False
     if not oversized and not needs_engine(text):
-        return 0
+        if not writes_hint(payload_scan(text)):
+            return 0
+        writes_only = True
     # os itself is never imported on the hook's path (its ``_collections_abc`` costs a
     # tenth of a bare start): dcg.oslite stands in, and only past the prefilter.
     from dcg import oslite as os
 
     env = os.environ if environ is None else environ
+    if stdout is None:  # the real hook process: pruning waits until it has answered
+        from dcg.state import deferred
+
+        deferred.defer_jobs()
     notices: list[str] = []
     flags = parse_flags(argv, notices) if argv else {}
+    from dcg import watchdog
+
+    # Every step from here on runs under the CPU alarm (evaluate_request tightens it to
+    # the line's budget): past it the line is stopped, never left to the agent's time-out.
+    watchdog.arm(watchdog.CEILING)
     try:
-        reply = decide(text, oversized, flags, env, notices)
+        if writes_only:
+            from dcg.safety.step import decide_writes
+
+            reply = decide_writes(text, flags, env)
+        else:
+            reply = decide(text, oversized, flags, env, notices)
+    except watchdog.Overrun:
+        reply = watchdog.overrun_reply(flags.get("agent"), None)
     except Exception as exc:  # never a traceback to the agent: fail closed
         log_error(exc)
         from dcg import agents
@@ -161,6 +217,8 @@ def main(
             agent if isinstance(agent, str) else None,
             f"internal error: {type(exc).__name__}: {exc}",
         )
+    finally:
+        watchdog.disarm()
     if reply.stdout:
         out.write(reply.stdout)
         out.flush()
@@ -170,13 +228,10 @@ def main(
     recache = sys.modules.get("dcg.recache")
     if recache is not None:
         recache.save()
+    deferred_jobs = sys.modules.get("dcg.state.deferred")
+    if deferred_jobs is not None:
+        deferred_jobs.run_deferred()
     return reply.exit_code
-
-
-# Tool names that run shell commands, for a payload that cannot be decoded.
-_SHELL_TOOLS = frozenset(
-    ("bash", "shell", "powershell", "run_shell_command", "exec_command", "local_shell")
-)
 
 
 def _tool_hint(text: str) -> str | None:
@@ -199,9 +254,25 @@ def _unreadable(text: str, agent: str | None, why: str) -> Reply:
     from dcg.hookio import Reply
 
     tool = _tool_hint(text)
-    if tool is not None and tool.lower() not in _SHELL_TOOLS:
+    # Every agent's shell tools (dcg.agents.shell_tools: rare, so importing every adapter
+    # here costs nothing on the usual path).
+    if tool is not None and tool.lower() not in agents.shell_tools():
         return Reply()
     return agents.render_error(agent, f"core.dcg:too-large: {why}")
+
+
+def _keyword_elsewhere(request: HookRequest) -> bool:
+    """The prefilter let the payload through for a keyword outside the command (its cwd or
+    transcript path names a folder "dcg", "hooks"…): a command naming no keyword, that
+    writes nothing and does not run in dcg's own directories, needs nothing more."""
+    if request.shell != "bash" or len(request.command) > MAX_STDIN:
+        return False
+    scan = scan_text(request.command)
+    if candidate_packs(scan, _ALL_PACKS) or mentions_powershell(scan) or writes_hint(scan):
+        return False
+    from dcg.engine import own_cwd
+
+    return not (request.cwd and own_cwd(request.cwd))
 
 
 def decide(
@@ -230,6 +301,8 @@ def decide(
     request = agents.read_request(payload, agent_name)
     if request is None:
         return Reply()
+    if not oversized and _keyword_elsewhere(request):
+        return Reply()
     if request.shell == "file":
         from dcg import selfguard
 
@@ -240,10 +313,12 @@ def decide(
     from dcg import config
 
     cfg = config.load(request.cwd, env, flags)
+    from dcg.service import synthetic
+
     if notices:
         cfg.notices.extend(f"dcg hook: {n}" for n in notices)
     if oversized or len(request.command) > MAX_STDIN:
-        return respond_to(request, cfg, synthetic("too-large", request.command, "over 1 MiB"))
+        return respond_to(request, cfg, (synthetic("too-large", request.command, "over 1 MiB"),))
     return evaluate_request(request, cfg)
 
 
@@ -251,15 +326,38 @@ def evaluate_request(request: HookRequest, cfg: Config) -> Reply:
     """Run the engine on a request and turn the result into the agent's reply."""
     import time
 
+    from dcg import watchdog
+
+    budget = watchdog.line_budget(cfg.hook["budget_ms"], len(request.command))
+    # CPU time of this thread, not the wall clock nor other threads of an embedding
+    # process: the budget bounds what a command costs to judge, and a loaded machine must
+    # not turn `git reset --hard` into "too complex" (a different rule, which an allowlist
+    # entry for the real one would not cover).
+    deadline = time.thread_time() + budget
+    # The engine stops itself at the deadline; the alarm bounds everything else on the
+    # path (rule checks, graduation, redaction, state, rendering) at twice the budget.
+    watchdog.arm(budget + min(budget, 0.5) + 0.05)
+    try:
+        return _evaluate(request, cfg, deadline)
+    except watchdog.Overrun:
+        pass
+    # The stop is judged and recorded like any too-complex line (a short step: the match
+    # names the line's first 200 characters); a second overrun answers without state.
+    watchdog.arm(0.5)
+    try:
+        from dcg.service import synthetic
+
+        why = "judging it took longer than the time budget"
+        return respond_to(request, cfg, (synthetic("too-complex", request.command, why),))
+    except watchdog.Overrun:
+        return watchdog.overrun_reply(request.agent, request.dialect)
+
+
+def _evaluate(request: HookRequest, cfg: Config, deadline: float) -> Reply:
     from dcg import agents
     from dcg.hookio import Reply
+    from dcg.service import file_evaluation, run_engine
 
-    budget = cfg.hook["budget_ms"]
-    assert isinstance(budget, int)
-    # CPU time, not the wall clock: the budget bounds what a command costs to judge, and a
-    # loaded machine must not turn `git reset --hard` into "too complex" (a different rule,
-    # which an allowlist entry for the real one would not cover).
-    deadline = time.process_time() + budget / 1000
     try:
         if request.shell == "file":
             evaluation = file_evaluation(request)
@@ -275,18 +373,52 @@ def evaluate_request(request: HookRequest, cfg: Config) -> Reply:
             )
         return Reply()
     if not evaluation.matches:
+        if request.shell == "file":
+            return Reply()
+        if evaluation.commands:
+            from dcg.safety.hint import may_overwrite
+
+            if not may_overwrite(evaluation.commands):
+                return Reply()  # the common case: nothing of the safety net is loaded
+            from dcg.safety.step import silent_keep
+
+            return silent_keep(request, cfg, evaluation.commands)
+        # Not parsed (the keyword was elsewhere in the payload): parsed only if it writes.
+        if writes_hint(scan_text(request.command)):
+            from dcg.safety.step import silent_keep
+
+            return silent_keep(request, cfg, None)
         return Reply()
-    return respond_to(request, cfg, evaluation.matches[0])
+    return respond_to(request, cfg, evaluation.matches, evaluation.commands)
 
 
-def respond_to(request: HookRequest, cfg: Config, match: Match) -> Reply:
-    """The graduated response to ``match``, rendered for the request's agent."""
+def respond_to(
+    request: HookRequest,
+    cfg: Config,
+    matches: Sequence[Match],
+    commands: Sequence[Command] = (),
+) -> Reply:
+    """The graduated response to the line's ``matches`` (each simple command judged on its
+    own, dcg.graduation), rendered for the request's agent.
+
+    With the line's parsed ``commands``, the safety net keeps what the line destroys
+    before a level lets it run (:mod:`dcg.safety.step`).
+    """
     from dcg import agents
-    from dcg.graduation import respond
+    from dcg.graduation import respond_line
     from dcg.hookio import Reply
 
+    keep = None
+    if commands and request.shell != "file":
+        from dcg.safety.step import Step
+
+        record = cfg.history.get("record_commands") is not False
+        keep = Step(request, commands, cfg.safety_net, record=record)
     try:
-        outcome = respond(match, request, cfg.response, cfg.history, notes=cfg.notices)
+        line = respond_line(
+            matches, request, cfg.response, cfg.history, notes=cfg.notices, keep=keep
+        )
+        outcome = line.outcome
     except Exception as exc:
         log_error(exc)
         if cfg.hook["fail_open"]:
@@ -296,6 +428,14 @@ def respond_to(request: HookRequest, cfg: Config, match: Match) -> Reply:
         )
     if outcome is not None and cfg.broken:
         outcome = with_config_notice(outcome, cfg.broken)
+    allowlist = sys.modules.get("dcg.state.allowlist")  # loaded only when it was read
+    ignored = allowlist.take_ignored() if allowlist is not None else []
+    if outcome is not None and ignored:
+        note = (
+            "dcg ignored an invalid allowlist entry (judged as if it were absent; "
+            "fix it, dcg doctor lists them): " + "; ".join(ignored)
+        )
+        outcome = with_note(outcome, note)
     reply = agents.render(request, outcome, details=cfg.hook.get("details") is True)
     if cfg.notices:
         from dcg.state import files
@@ -308,9 +448,14 @@ def respond_to(request: HookRequest, cfg: Config, match: Match) -> Reply:
 
 def with_config_notice(outcome: Outcome, broken: Sequence[str]) -> Outcome:
     """``outcome`` with the broken config files named, so the person knows what to fix."""
+    note = "dcg is in paranoid mode until this config file parses again: " + "; ".join(broken)
+    return with_note(outcome, note)
+
+
+def with_note(outcome: Outcome, note: str) -> Outcome:
+    """``outcome`` with one more line for the agent and the person."""
     from dcg.hookio import Outcome
 
-    note = "dcg is in paranoid mode until this config file parses again: " + "; ".join(broken)
     return Outcome(
         outcome.level,
         match=outcome.match,
@@ -321,58 +466,6 @@ def with_config_notice(outcome: Outcome, broken: Sequence[str]) -> Outcome:
         summary=outcome.summary,
         ask=outcome.ask,
     )
-
-
-def run_engine(request: HookRequest, cfg: Config, deadline: float) -> Evaluation:
-    """Evaluate, turning a parse that exceeds a bound into the too-complex rule."""
-    from dcg.engine import Evaluation, evaluate
-    from dcg.shell import TooComplex
-
-    try:
-        return evaluate(
-            request.command,
-            cfg.packs,
-            cwd=request.cwd,
-            shell=request.shell,
-            deadline=deadline,
-            quiet_rules=cfg.quiet_rules,
-            read_files=True,
-        )
-    except TooComplex as exc:
-        if not candidate_packs(scan_text(request.command), cfg.packs):
-            return Evaluation(request.command)
-        match = synthetic("too-complex", request.command, str(exc))
-        return Evaluation(request.command, (match.command,), (match,), tuple(cfg.packs))
-
-
-def file_evaluation(request: HookRequest) -> Evaluation:
-    """The ``core.dcg`` match of a file tool that writes dcg's state or hook settings."""
-    from dcg import selfguard
-    from dcg.engine import Evaluation
-    from dcg.model import Match
-    from dcg.packs import load
-    from dcg.shell.command import Command
-
-    kind = selfguard.file_kind(list(request.paths), request.cwd)
-    if kind is None:
-        return Evaluation(request.command)
-    pack = load("core.dcg")
-    name = {"state": "write-state", "hooks": "edit-hooks"}.get(kind, "disable")
-    rule = next(r for r in pack.rules if r.name == name)
-    command = Command((request.tool, *request.paths), via=(f"{request.tool} tool",))
-    return Evaluation(request.command, (command,), (Match(pack, rule, command),), (pack.id,))
-
-
-def synthetic(rule_name: str, line: str, why: str) -> Match:
-    """A match of one of ``core.dcg``'s pattern-less rules (too-complex, too-large)."""
-    from dcg.model import Match
-    from dcg.packs import load
-    from dcg.shell.command import Command
-
-    pack = load("core.dcg")
-    rule = next(r for r in pack.rules if r.name == rule_name)
-    command = Command((line[:200],), data=(("(not analysed)", why),))
-    return Match(pack, rule, command)
 
 
 def log_error(exc: BaseException) -> None:
@@ -393,3 +486,12 @@ def log_error(exc: BaseException) -> None:
             os.close(fd)
     except Exception:
         pass
+
+
+def __getattr__(name: str) -> object:
+    """The engine's service (:mod:`dcg.service`) under its former names here."""
+    if name in ("run_engine", "file_evaluation", "synthetic"):
+        from dcg import service
+
+        return getattr(service, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -5,13 +5,20 @@ written by the organisation's configuration management, never by dcg (decisions.
 10.8). It is applied after every other layer:
 
 - ``[response] mode`` is the mildest mode any layer may choose (per-pack and per-rule
-  modes included: graduation reads the floor as ``response["mode_floor"]``);
+  modes included: the floor is :attr:`dcg.response.ResponseConfig.mode_floor`);
 - ``[response]`` thresholds are ceilings, ``history_window`` a minimum, and the
   booleans that protect (``critical_always_hard``, ``confirm_requires_tty``) cannot be
   switched off; ``high_minimum_level`` is a floor; other keys are fixed as written;
 - ``[packs] enabled`` are on whatever a user disables;
 - ``[allowlist] user = false`` ignores the user's allowlist (the system one applies);
 - ``[hook] fail_open = false`` cannot be turned on.
+
+Self-protection (``core.dcg``) is not a setting here either: it is a hard block at the
+first try in every mode (:func:`dcg.decision.self_protected`), and the policy may not
+soften it. An organisation that wants a person to let one such command through has
+the human channels every user has: ``dcg allow-once`` with the code the person saw, or
+an entry in the system allowlist (``/etc/dcg/allowlist.toml``, e.g. ``core.dcg:uninstall``
+for its own upgrade tooling), which ``[allowlist] user = false`` leaves in force.
 
 On the hook path this costs one ``stat`` when the file is absent. A file that does
 not parse is read the strictest way: paranoid mode and no user allowlist.
@@ -21,22 +28,42 @@ from __future__ import annotations
 
 from dcg import oslite as os
 from dcg import paths
+from dcg.frozen import Frozen
+from dcg.response import Mode
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-MODES = ("paranoid", "strict", "standard", "lenient")  # strictest first
 LEVELS = ("hard_block", "soft_block", "warning")  # strictest first
 # [response] keys and how the managed value bounds the others' choice.
 _CEILINGS = ("session_threshold", "history_threshold")
 _TRUE_STAYS = ("critical_always_hard", "confirm_requires_tty")
 
 
-def stricter_mode(a: str, b: str) -> str:
-    """The stricter of two modes; a mode dcg does not know counts as paranoid."""
-    rank = {m: i for i, m in enumerate(MODES)}
-    return MODES[min(rank.get(a, 0), rank.get(b, 0))]
+class Bounds(Frozen):
+    """What :func:`bound` did: what the policy fixed (dotted key -> how, for ``dcg
+    config``), its problems, its mode floor (None without one) and whether the user's
+    allowlist applies."""
+
+    __slots__ = ("fixed", "mode_floor", "problems", "user_allowlist")
+
+    fixed: dict[str, str]
+    problems: list[str]
+    mode_floor: str | None
+    user_allowlist: bool
+
+    def __init__(
+        self,
+        fixed: dict[str, str],
+        problems: list[str],
+        mode_floor: str | None,
+        user_allowlist: bool,
+    ) -> None:
+        self._set("fixed", fixed)
+        self._set("problems", problems)
+        self._set("mode_floor", mode_floor)
+        self._set("user_allowlist", user_allowlist)
 
 
 def read() -> tuple[dict[str, object] | None, str | None]:
@@ -72,20 +99,18 @@ def bound(
     hook: dict[str, object],
     packs: list[str],
     parse_duration: Callable[[str], int],
-) -> tuple[dict[str, str], list[str]]:
-    """Bound the merged ``response``, ``hook`` and ``packs`` by ``policy``, in place.
-
-    Returns what the policy fixed (dotted key -> how, for ``dcg config``) and problems.
-    """
+) -> Bounds:
+    """Bound the merged ``response``, ``hook`` and ``packs`` tables by ``policy``, in place;
+    the floor and the allowlist's scope come back in the :class:`Bounds`."""
     path = paths.managed_file()
     fixed: dict[str, str] = {}
     problems: list[str] = []
     rules = _table(policy, "response")
     mode = rules.get("mode")
+    floor: str | None = None
     if mode is not None:
-        floor = str(mode) if mode in MODES else "paranoid"
-        response["mode_floor"] = floor
-        response["mode"] = stricter_mode(str(response["mode"]), floor)
+        floor = str(mode) if mode in Mode.ALL else Mode.PARANOID
+        response["mode"] = Mode.stricter(str(response["mode"]), floor)
         fixed["response.mode"] = f"at least {floor}"
     for key, value in rules.items():
         if key == "mode":
@@ -124,10 +149,10 @@ def bound(
             if pack_id not in packs:
                 packs.append(pack_id)
         fixed["packs.enabled"] = ", ".join(wanted)
-    if _table(policy, "allowlist").get("user") is False:
-        response["allowlist_user"] = False
+    user_allowlist = _table(policy, "allowlist").get("user") is not False
+    if not user_allowlist:
         fixed["allowlist.user"] = "false (user allowlist entries are ignored)"
     if _table(policy, "hook").get("fail_open") is False:
         hook["fail_open"] = False
         fixed["hook.fail_open"] = "false"
-    return fixed, problems
+    return Bounds(fixed, problems, floor, user_allowlist)

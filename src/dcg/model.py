@@ -18,10 +18,18 @@ if TYPE_CHECKING:
     from dcg.shell.command import Command
 
     SeverityName = Literal["critical", "high", "medium", "low"]
+    KeepKind = Literal["worktree", "files", "contents", "refs", "none"]
     Check = Callable[[Command, str], bool]
 
 # Higher is worse; used to pick the most severe match of a command line.
 SEVERITY_RANK = {"low": 1, "medium": 2, "high": 3, "critical": 4}
+
+# How what a rule destroys can be kept before the command is let through (dcg.safety):
+# "worktree" the git index and work tree it reaches, "files" the files and trees it
+# deletes, "contents" the files it overwrites in place, "refs" the branch, tag and stash
+# tips and reflogs it drops; "none" where nothing can be kept (a database, a remote, an
+# account): such a rule is never let through with a mere warning (decisions.md 11.2).
+KEEP_KINDS = ("worktree", "files", "contents", "refs", "none")
 
 
 class Rule(Frozen):
@@ -38,6 +46,10 @@ class Rule(Frozen):
 
     ``blocks`` and ``allows`` are example command lines that must and must not be
     stopped by this rule; the test suite runs every one of them.
+
+    ``keep`` is one of :data:`KEEP_KINDS`: how the safety net keeps what the rule
+    destroys. The default, ``"none"``, suits the optional packs, whose rules destroy what
+    is outside the machine.
     """
 
     __slots__ = (
@@ -46,6 +58,7 @@ class Rule(Frozen):
         "blocks",
         "check",
         "explanation",
+        "keep",
         "keywords",
         "name",
         "pattern",
@@ -63,6 +76,7 @@ class Rule(Frozen):
     allows: tuple[str, ...]
     keywords: tuple[str, ...]
     check: Check | None
+    keep: KeepKind
 
     def __init__(
         self,
@@ -77,6 +91,7 @@ class Rule(Frozen):
         allows: tuple[str, ...] = (),
         keywords: tuple[str, ...] = (),
         check: Check | None = None,
+        keep: KeepKind = "none",
     ) -> None:
         self._set("name", name)
         self._set("severity", severity)
@@ -88,6 +103,7 @@ class Rule(Frozen):
         self._set("allows", allows)
         self._set("keywords", keywords)
         self._set("check", check)
+        self._set("keep", keep)
 
     def __repr__(self) -> str:
         return f"Rule({self.name!r}, severity={self.severity!r})"

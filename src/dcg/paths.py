@@ -5,9 +5,25 @@ from __future__ import annotations
 from dcg import oslite as os
 
 
+def home() -> str:
+    """``$HOME`` when it is an absolute path other than ``/``, else the account's home
+    from the password database: an empty or unset ``HOME`` must not put dcg's state
+    under ``/.config`` (or the current directory)."""
+    value = os.environ.get("HOME", "")
+    if value.startswith("/") and value.strip("/"):
+        return value
+    import pwd
+
+    try:
+        return pwd.getpwuid(os.getuid()).pw_dir or "/"
+    except KeyError:
+        return "/"
+
+
 def config_dir() -> str:
     """``$XDG_CONFIG_HOME/dcg`` or ``~/.config/dcg``: config, history, codes, allowlist."""
-    base = os.environ.get("XDG_CONFIG_HOME") or os.path.join(os.path.expanduser("~"), ".config")
+    xdg = os.environ.get("XDG_CONFIG_HOME", "")
+    base = xdg if xdg.startswith("/") else os.path.join(home(), ".config")
     return os.path.join(base, "dcg")
 
 
@@ -45,6 +61,11 @@ def allow_once_file() -> str:
     return os.path.join(config_dir(), "allow_once.jsonl")
 
 
+def approval_attempts_file() -> str:
+    """Wrong codes given to ``dcg confirm``/``allow-once`` and the lockout they caused."""
+    return os.path.join(config_dir(), "approval_attempts.json")
+
+
 def allowlist_file() -> str:
     return os.path.join(config_dir(), "allowlist.toml")
 
@@ -64,3 +85,8 @@ def session_dir() -> str:
 def error_log() -> str:
     """Tracebacks of internal errors go here, never to stdout."""
     return os.path.join(config_dir(), "error.log")
+
+
+def snapshot_dir() -> str:
+    """The safety net's snapshots (dcg.safety.store), inside dcg's protected state."""
+    return os.path.join(config_dir(), "snapshots")

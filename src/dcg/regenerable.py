@@ -54,6 +54,20 @@ HOME_CACHES = (
 
 SHARED_CACHE_ROOTS = (".cache", "Library/Caches")
 
+# The system package managers' caches and indexes, which a container build empties after
+# installing (`rm -rf /var/lib/apt/lists/*`): the directory itself or anything inside it.
+# The next `apt-get update`, `apk update`, `dnf makecache` fetches them again.
+SYSTEM_CACHES = (
+    "/var/lib/apt/lists",
+    "/var/cache/apt",
+    "/var/cache/apk",
+    "/var/cache/yum",
+    "/var/cache/dnf",
+    "/var/cache/pacman/pkg",
+    "/var/cache/zypp/packages",
+    "/root/.cache",
+)
+
 # What `find … -name X -delete` may select and still be a routine cleanup.
 FIND_NAMES = frozenset({"*.pyc", "*.pyo", "*.class", "*.o", ".DS_Store", "*.egg-info"})
 

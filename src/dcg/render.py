@@ -26,6 +26,13 @@ _HARD_TITLES = {
     "critical": "critical severity",
     "paranoid": "paranoid mode",
     "floor": "high_minimum_level",
+    "self-protection": "self-protection",
+}
+# How another match of the line is named in the texts.
+_STATE_WORDS = {
+    "warning": "warning",
+    "soft_block": "needs confirmation",
+    "hard_block": "blocked",
 }
 
 
@@ -41,15 +48,18 @@ class Facts:
         "explanation",
         "history_count",
         "history_threshold",
+        "kept",
         "level",
         "mode",
         "next_level",
+        "others",
         "pack_id",
         "reason",
         "rule_id",
         "session_count",
         "session_threshold",
         "severity",
+        "unkept",
         "window",
     )
 
@@ -93,6 +103,37 @@ class Facts:
         self.at_risk = ""
         # What the next occurrence in this session gets; "" when unknown.
         self.next_level = ""
+        # The safety net (dcg.safety): (snapshot id, what it holds) when a copy was kept
+        # before the command runs; why none could be, when that made it a soft block.
+        self.kept: tuple[str, str] | None = None
+        self.unkept = ""
+        # The line's other matches: (rule id, severity, level or "allowed (via)", segment).
+        self.others: list[tuple[str, str, str, str]] = []
+
+
+_NAMED_ESCAPES = {"\n": "\\n", "\t": "\\t", "\r": "\\r"}
+
+
+def printable(text: str) -> str:
+    """``text`` as dcg shows a command to a person: every character that is not printable
+    (control characters, terminal escape sequences, bidirectional and zero-width marks,
+    line separators) written as an escape (``\\x1b``, ``\\n``, ``\\u202e``), so a command
+    cannot disguise what it is on a terminal."""
+    if text.isprintable():
+        return text
+    return "".join(c if c.isprintable() else _escape(c) for c in text)
+
+
+def _escape(c: str) -> str:
+    named = _NAMED_ESCAPES.get(c)
+    if named is not None:
+        return named
+    n = ord(c)
+    if n < 0x100:
+        return f"\\x{n:02x}"
+    if n < 0x10000:
+        return f"\\u{n:04x}"
+    return f"\\U{n:08x}"
 
 
 def allowlist_command(rule_id: str) -> str:
@@ -121,6 +162,8 @@ def fields(f: Facts) -> dict[str, object]:
     out["severity"] = f.severity
     if f.level == "warning":
         out["warningMessage"] = "Command matches destructive pattern"
+    if f.kept:
+        out["snapshotId"] = f.kept[0]
     remediation: dict[str, str] = {}
     if f.level == "soft_block" and f.code:
         remediation["confirmCommand"] = f"dcg confirm {f.code}"
@@ -150,8 +193,9 @@ def human_text(f: Facts) -> str:
         "",
         f"Pattern:  {f.rule_id}",
         f"Severity: {f.severity}",
-        f"Command:  {f.command}",
+        f"Command:  {printable(f.command)}",
         *([f"At risk:  {f.at_risk}"] if f.at_risk else []),
+        *_others_human(f),
         "",
     ]
     if f.level == "warning":
@@ -168,6 +212,11 @@ def human_text(f: Facts) -> str:
         lines = [
             _TITLES["warning"],
             *head,
+            *(
+                [f"Kept:     snapshot {f.kept[0]} ({f.kept[1]}); restore: dcg undo {f.kept[0]}"]
+                if f.kept
+                else []
+            ),
             count,
             *([_NEXT_HUMAN[f.next_level]] if f.next_level in _NEXT_HUMAN else []),
             "Use --no-warnings (or show_warnings = false) to suppress warnings.",
@@ -183,6 +232,8 @@ def human_text(f: Facts) -> str:
         ]
         if f.cause == "floor":
             lines.append("High-severity rules are never just a warning (high_minimum_level).")
+        if f.unkept:
+            lines.append(f"{unkept_sentence(f.unkept)} A warning would have let it run.")
         lines += ["", "To proceed, use: dcg confirm <code>", f"Code: {f.code or '----'}"]
     else:
         title = f"🚫 dcg HARD BLOCK: Command blocked ({_HARD_TITLES.get(f.cause, f.cause)})"
@@ -199,6 +250,10 @@ def human_text(f: Facts) -> str:
             )
         elif f.cause == "critical":
             lines.append("Critical-severity rules are always blocked (critical_always_hard).")
+        elif f.cause == "self-protection":
+            lines.append(
+                "dcg's own commands, files and the agents' hook settings are always protected."
+            )
         elif f.cause == "paranoid":
             lines.append("Mode paranoid: every destructive command is blocked.")
         else:
@@ -216,6 +271,41 @@ def human_text(f: Facts) -> str:
     return "\n".join(lines) + "\n"
 
 
+def unkept_sentence(why: str) -> str:
+    return f"dcg could not keep a copy: {why.rstrip('.')}."
+
+
+def kept_sentence(kept: tuple[str, str]) -> str:
+    """What the model reads after a warning: a copy exists and how to get it back."""
+    sid, what = kept
+    return (
+        f"dcg kept a copy of what it can destroy (snapshot {sid}: {what}): if the user "
+        f"wants it back, run `dcg undo {sid}`."
+    )
+
+
+def _state(state: str) -> str:
+    return _STATE_WORDS.get(state, state)
+
+
+def _others_human(f: Facts) -> list[str]:
+    if not f.others:
+        return []
+    return [
+        "Also on this line:",
+        *(f"  {r} ({sev}): {_state(st)} in: {printable(seg)}" for r, sev, st, seg in f.others),
+    ]
+
+
+def _others_model(f: Facts) -> str:
+    if not f.others:
+        return ""
+    parts = [
+        f"{r} (severity {sev}, {_state(st)}) in `{printable(seg)}`" for r, sev, st, seg in f.others
+    ]
+    return " This line also matches: " + "; ".join(parts) + "."
+
+
 def _about(f: Facts) -> str:
     parts = [f"{f.rule_id} (severity {f.severity})"]
     if f.reason:
@@ -229,7 +319,7 @@ def _about(f: Facts) -> str:
     if f.alternative:
         alt = f.alternative.strip()
         parts.append(f"Safer alternative: {alt}" + ("" if alt.endswith((".", "!", "?")) else "."))
-    return " ".join(parts)
+    return " ".join(parts) + _others_model(f)
 
 
 _NO_WORKAROUND = (
@@ -255,24 +345,26 @@ def model_text(f: Facts) -> str:
     """What the model reads: the rule, the risk, the alternative and what to do now."""
     if f.level == "warning":
         nxt = _NEXT_MODEL.get(f.next_level, "Repeating it will be blocked.")
+        kept = f" {kept_sentence(f.kept)}" if f.kept else ""
         return (
             f"dcg warning: this command matches {_about(f)} The command will run this "
-            f"time, but it is destructive: be sure the user wants this effect. {nxt} "
+            f"time, but it is destructive: be sure the user wants this effect.{kept} {nxt} "
             + _NO_WORKAROUND.replace("Do not try", "If blocked, do not try")
         )
-    text = f"BLOCKED by dcg: {_about(f)} {_NO_WORKAROUND}"
+    unkept = f" {unkept_sentence(f.unkept)}" if f.unkept else ""
+    text = f"BLOCKED by dcg: {_about(f)}{unkept} {_NO_WORKAROUND}"
     # No approval code here (decisions.md 10.2): the model reads this text, and only a
     # person may approve. The code goes to the agent's user-only channel, or nowhere.
     if f.level == "soft_block":
         return (
             text + " If the user wants it run, ask them to run `dcg confirm` in their own "
-            "terminal (not through you) and pick this command; then re-run exactly the same "
-            "command in the same directory (valid once, for 5 minutes)."
+            "terminal (not through you) with the code dcg showed them; then re-run exactly the "
+            "same command in the same directory (valid once, for 5 minutes)."
         )
     return (
         text + " Only the user can allow it: ask them to run `dcg allow-once` in their own "
-        "terminal (not through you) and pick this command, then re-run exactly the same "
-        "command in the same directory; or they can add it to their allowlist "
+        "terminal (not through you) with the code dcg showed them, then re-run exactly the "
+        "same command in the same directory; or they can add it to their allowlist "
         f"(`{allowlist_command(f.rule_id)}`)."
     )
 
@@ -287,56 +379,31 @@ _NO_CODE = (
 def summary(f: Facts) -> str:
     """One line for a user-only notice (``systemMessage``)."""
     if f.level == "warning":
+        if f.kept:
+            return (
+                f"dcg warning: {f.rule_id} matched `{_short(f.command)}` (allowed; a copy was "
+                f"kept: dcg undo {f.kept[0]})."
+            )
         return f"dcg warning: {f.rule_id} matched `{_short(f.command)}` (allowed)."
     if not f.code:
         return f"dcg blocked {f.rule_id}: `{_short(f.command)}`. {_NO_CODE}"
     if f.level == "soft_block":
-        return f"dcg blocked {f.rule_id}: `{_short(f.command)}`. To allow it: dcg confirm {f.code}"
+        why = f" {unkept_sentence(f.unkept)}" if f.unkept else ""
+        return (
+            f"dcg blocked {f.rule_id}: `{_short(f.command)}`.{why} To allow it: "
+            f"dcg confirm {f.code}"
+        )
     return f"dcg blocked {f.rule_id}: `{_short(f.command)}`. To allow it: dcg allow-once {f.code}"
 
 
 def _short(command: str, limit: int = 120) -> str:
-    one = " ".join(command.split())
+    one = printable(command)
     return one if len(one) <= limit else one[: limit - 1] + "…"
-
-
-_STATUS = {
-    "warning": "Would be allowed with a warning (WARNING)",
-    "soft_block": "Would be blocked (SOFT_BLOCK)",
-    "hard_block": "Would be blocked (HARD_BLOCK)",
-}
-
-
-def status_text(status: dict[str, object]) -> str:
-    """The graduation block of ``dcg explain`` (draft section 9.3)."""
-    allow = status.get("allowlisted")
-    if isinstance(allow, dict):
-        state = f"Allowed by allowlist ({allow.get('rule') or allow.get('command')})"
-    else:
-        state = _STATUS.get(str(status["level"]), str(status["level"]))
-    lines = [
-        f"Status:     {state}",
-        "",
-        "Graduation info:",
-        f"  Mode:              {status['mode']}",
-        f"  Session count:     {status['session_count']}",
-        f"  Session threshold: {status['session_threshold']}",
-        f"  History count:     {status['history_count']}",
-        f"  History threshold: {status['history_threshold']}",
-        f"  History window:    {format_duration(float(str(status['history_window'])))}",
-    ]
-    if status.get("history_scope") == "project":
-        lines.append(f"  History scope:     {status.get('scope_dir')}")
-    rec = recommendation(status)
-    if rec:
-        first, *rest = rec
-        lines += ["", f"Recommendation: {first}", *(f"                {r}" for r in rest)]
-    return "\n".join(lines) + "\n"
 
 
 def recommendation(status: dict[str, object]) -> list[str]:
     n = int(str(status["session_count"]))
-    if status.get("cause") == "critical":
+    if status.get("cause") in ("critical", "self-protection"):
         return [
             "Critical rules are always blocked; review the command, then use",
             "dcg allow-once with the code it shows if it is really intended.",

@@ -48,9 +48,14 @@ def in_user_cache(path: str) -> bool:
     return xdg.startswith("/") and not is_critical(xdg) and _inside(path, xdg)
 
 
+def in_system_cache(path: str) -> bool:
+    """A system package manager's cache or index (:data:`regenerable.SYSTEM_CACHES`)."""
+    return any(path == c or _inside(path, c) for c in regenerable.SYSTEM_CACHES)
+
+
 def _lexically_safe(path: str, cwd: str) -> tuple[bool, str | None]:
-    """``(safe, project root)``: temp, user cache, or build output inside the project."""
-    if is_temp(path) or in_user_cache(path):
+    """``(safe, project root)``: temp, a cache, or build output inside the project."""
+    if is_temp(path) or in_user_cache(path) or in_system_cache(path):
         return True, None
     root = project_of(path, cwd)
     if (
@@ -103,17 +108,101 @@ def _existing_parent(path: str) -> str:
     return path
 
 
-# find expressions that select only regenerable files or directories.
-_TESTS = ("-name", "-iname")
-_COMBINE = ("-o", "-or", "!", "-not", ",", "-path", "-wholename", "-regex", "-iregex")
+# find's primaries that take one argument (two for -fprintf); -exec and its kin run to `;`/`+`.
+_ONE_ARG = frozenset(("-name", "-iname", "-path", "-ipath", "-wholename", "-iwholename",
+    "-regex", "-iregex", "-type", "-xtype", "-mtime", "-mmin", "-atime", "-amin", "-ctime",
+    "-cmin", "-size", "-user", "-group", "-uid", "-gid", "-perm", "-newer", "-maxdepth",
+    "-mindepth", "-links", "-inum", "-samefile", "-lname", "-ilname", "-fstype",
+    "-regextype", "-printf", "-fprint", "-fprint0", "-fls", "-used", "-context",
+    "-files0-from"))  # fmt: skip
+_EXECS = ("-exec", "-execdir", "-ok", "-okdir")
+_NAME_TESTS = ("-name", "-iname")
+_PATH_TESTS = ("-path", "-ipath", "-wholename", "-iwholename")
+
+
+def _regenerable_test(test: str, value: str) -> bool:
+    """A name or path test that only output can pass: ``-name __pycache__``,
+    ``-name '*.pyc'``, ``-path '*/node_modules/*'``."""
+    if test in _NAME_TESTS:
+        return value in regenerable.FIND_NAMES or regenerable.is_regenerable_name(value)
+    parts = value.split("/")
+    return ".." not in parts and any(regenerable.is_regenerable_name(p) for p in parts)
+
+
+class _Expr:
+    """find's expression read for one question: is every path it selects (the ones an
+    action at its end reaches) build output? ``-a`` holds when one side does, ``-o`` and
+    ``,`` when every side does, ``!`` never."""
+
+    def __init__(self, words: Sequence[str]) -> None:
+        self.words = words
+        self.i = 0
+
+    def _peek(self) -> str | None:
+        return self.words[self.i] if self.i < len(self.words) else None
+
+    def alternatives(self) -> bool:
+        ok = self.conjunction()
+        while self._peek() in ("-o", "-or", ","):
+            self.i += 1
+            ok = self.conjunction() and ok
+        return ok
+
+    def conjunction(self) -> bool:
+        ok = self.primary()
+        while self._peek() not in (None, "-o", "-or", ",", ")"):
+            if self._peek() in ("-a", "-and"):
+                self.i += 1
+            ok = self.primary() or ok
+        return ok
+
+    def primary(self) -> bool:
+        word = self._peek()
+        self.i += 1
+        if word in ("!", "-not"):
+            self.primary()
+            return False
+        if word == "(":
+            ok = self.alternatives()
+            if self._peek() != ")":
+                raise ValueError(word)
+            self.i += 1
+            return ok
+        if word in _EXECS:
+            while self._peek() not in (None, ";", "+") or (
+                self._peek() == "+" and self.words[self.i - 1] != "{}"
+            ):
+                self.i += 1
+            if self._peek() is None:
+                raise ValueError(word)
+            self.i += 1
+            return False
+        if word in _ONE_ARG or word == "-fprintf" or (word or "").startswith("-newer"):
+            value = self._peek()
+            if value is None:
+                raise ValueError(word)
+            self.i += 2 if word == "-fprintf" else 1
+            return word in (*_NAME_TESTS, *_PATH_TESTS) and _regenerable_test(word, value)
+        if word is None or word == ")":
+            raise ValueError(word)
+        return False  # an action, option or test without an argument
 
 
 def selects_only_regenerable(argv: Sequence[str]) -> bool:
-    """``find … -name '*.pyc' -delete``: every name test is build output, nothing else selects."""
-    names = [argv[i + 1] for i, a in enumerate(argv[:-1]) if a in _TESTS]
-    if not names or any(a in _COMBINE for a in argv):
+    """``find … -name '*.pyc' -delete``, ``find . ( -name __pycache__ -o -name '*.pyc' )
+    -exec rm -rf {} +``: whatever the expression selects is build output (each
+    alternative tests for an output name, nothing negates it)."""
+    start = 1
+    while start < len(argv) and argv[start] in ("-H", "-L", "-P"):
+        start += 1
+    while start < len(argv) and not argv[start].startswith("-") and argv[start] not in ("(", "!"):
+        start += 1
+    expr = _Expr(argv[start:])
+    try:
+        ok = expr.alternatives()
+    except ValueError:
         return False
-    return all(n in regenerable.FIND_NAMES or regenerable.is_regenerable_name(n) for n in names)
+    return ok and expr.i == len(argv) - start
 
 
 def project_of(path: str, cwd: str) -> str | None:
@@ -141,18 +230,29 @@ def any_outside_temp(command: Command, cwd: str) -> bool:
     argv = command.argv
     words = targets(argv)
     if not words and argv and argv[0] != "find":
-        return any(v.split(" ")[0] in FEEDERS for v in command.via)
+        return _fed_by_other_than_find(command.via)
     paths: list[str] = []
     for word in words:
         path = resolve(word, cwd)
         if path is None:
             if "$" in word:
                 return True
-        elif _partial_glob(word) and not is_temp(path):
-            return True  # `build*` may match build-scripts/: only temp excuses a guess
+        elif _partial_glob(word) and not (is_temp(path) or in_system_cache(path)):
+            return True  # `build*` may match build-scripts/: only temp or a cache excuses a guess
         else:
             paths.append(path)
     return not all_safe(paths, cwd)
+
+
+def _fed_by_other_than_find(via: Sequence[str]) -> bool:
+    """rm's operands come from xargs, parallel or find at run time: the innermost feeder
+    decides. Fed by find (``-exec rm -rf {} +``, ``find … | xargs rm``), the find is
+    judged instead as ``find … -delete`` (its starting points and expression); fed by
+    anything else, the names are unknown."""
+    for v in reversed(via):
+        if v.split(" ")[0] in FEEDERS:
+            return not (v.startswith("find -") or v.endswith("< find"))
+    return False
 
 
 def _partial_glob(word: str) -> bool:

@@ -1,375 +1,202 @@
 """What dcg guards about itself: its state, its program and every agent's hook settings.
 
 The rules of ``core.dcg`` call the functions here on each parsed simple command; a file
-tool's request (Claude Code's ``Write``/``Edit``, …) is judged by :func:`file_kind`. Paths
-are compared after normalisation (``~``, ``$HOME``, ``//``, ``/./``, ``..``, the payload
-cwd and ``cd``/``pushd`` earlier on the line), and a glob is judged by what it could
-match. Imported only after the keyword prefilter passed; stdlib only.
+tool's request (Claude Code's ``Write``/``Edit``, …) is judged by :func:`file_kind`. A
+command is judged on what it writes (:func:`dcg.writes.targets`, one table for every
+program), each target resolved the ways :mod:`dcg.selfpaths` knows (the payload cwd and
+``cd``/``CDPATH``/``env -C``/``git -C`` earlier on the line, ``/proc`` aliases, links,
+globs); reading and searching dcg's files is never judged. How dcg itself is reached is
+:mod:`dcg.selfinvoke`. Imported only after the keyword prefilter passed; stdlib only.
 """
 
 from __future__ import annotations
 
 from dcg import oslite as os
-from dcg import paths
-from dcg.oslite import path as posixpath
+from dcg import selfpaths
+from dcg.agents import protected_files
+from dcg.selfinvoke import PROTECTED_SUBCOMMANDS as PROTECTED
+from dcg.selfinvoke import (
+    dcg_invocation,
+    interpreter_removal,
+    package_change,
+    service_change,
+    su_payload,
+)
+from dcg.selfpaths import GLOB, component, covers, effective_cwd, home, normalise, parts, prefix
 from dcg.writes import INTO, operands, targets
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
+    from dcg.selfline import Line
     from dcg.shell.command import Command
 
-# Hook settings of every agent dcg installs into (dcg.commands._hooks.SPECS: their user and
-# project files, older locations and hook scripts; tests/test_selfprotect.py fails when one
-# is missing here) and the files the agents read hooks from besides those. Relative: they
-# count under HOME and under any project directory. A trailing slash protects the whole directory.
-AGENT_FILES = (
-    ".claude/settings.json",
-    ".claude/settings.local.json",
-    ".codex/hooks.json",
-    ".codex/config.toml",
-    ".gemini/settings.json",
-    ".copilot/hooks/",
-    ".github/hooks/",
-    ".cursor/hooks.json",
-    ".codeium/windsurf/hooks.json",
-    ".windsurf/hooks.json",
-    ".config/opencode/plugin/",
-    ".config/opencode/plugins/",
-    ".opencode/plugin/",
-    ".opencode/plugins/",
-    ".factory/hooks.json",
-    ".factory/settings.json",
-    ".factory/settings.local.json",
-    ".qwen/settings.json",
-    ".augment/settings.json",
-    ".augment/settings.local.json",
-    ".augment/hooks/dcg-hook.sh",
-)
+# Hook settings of every agent (the files each agent reads hooks from, dcg's own among
+# them), from the agent registry (dcg.agents.REGISTRY; tests/test_selfprotect.py fails when
+# a place dcg installs into is missing). Relative: they count under HOME and under any
+# project directory. A trailing slash protects the whole directory.
+AGENT_FILES, _SYSTEM_AGENT_FILES = protected_files()
 _AGENT_DIRS = frozenset(rel.partition("/")[0] for rel in AGENT_FILES)
-# System-level agent settings.
-_SYSTEM_AGENT_FILES = (
-    "/etc/windsurf/hooks.json",
-    "/etc/claude-code/managed-settings.json",
-    "/etc/augment/settings.json",
-)
 # dcg's file names that give a write away even when the directory is unknown (`cd "$X"`).
 _STATE_NAMES = frozenset(
     ("allowlist.toml", "history.jsonl", "pending_confirmations.jsonl", "allow_once.jsonl",
-     "audit-cursor.json")
+     "audit-cursor.json", "approval_attempts.json")
 )  # fmt: skip
+# Names of files dcg keeps in its directories (a session file stands for every one), and
+# of the agents' settings: what a `find … -name PATTERN` may find inside them.
+_KEPT_NAMES = frozenset(
+    (*_STATE_NAMES, "config.toml", "managed.toml", "error.log", "allowlist-cache.json",
+     "0123456789abcdef.json", *(rel.rstrip("/").rpartition("/")[2] for rel in AGENT_FILES),
+     *(f.rpartition("/")[2] for f in _SYSTEM_AGENT_FILES), "dcg.js", "dcg.json")
+)  # fmt: skip
+# What a session directory holds: one `<id>.json` per session (and their atomic temps).
+_SESSION_NAMES = frozenset(("0123456789abcdef.json", "0123456789abcdef.json.tmp.1"))
 
-# Subcommands that approve, allowlist, reset, reconfigure, install or remove dcg, and the
-# read-only actions of those that also have one. `audit ship` moves the shipping cursor:
-# pointed at another collector, it would pass records the organisation never got.
-PROTECTED_SUBCOMMANDS = frozenset(
-    ("confirm", "allow-once", "allowlist", "session", "config", "install", "uninstall", "audit")
-)
-_VIEW_ACTIONS = {
-    "allowlist": frozenset(("list",)),
-    "session": frozenset(("",)),
-    "config": frozenset(("", "response")),
-    "audit": frozenset(("", "export")),
-}
-_PACKAGE_MANAGERS = frozenset(("pip", "pipx", "uv", "conda", "mamba", "brew", "apt", "apt-get"))
-_PM_VERBS = frozenset(("uninstall", "remove", "install", "reinstall", "upgrade", "rm"))
 
-_INTERPRETERS = ("python", "node", "ruby", "perl", "php", "deno", "bun", "osascript")
+def _sessions() -> tuple[str, ...]:
+    from dcg import paths
+
+    return (paths.session_dir(), f"/tmp/dcg-sessions-{os.getuid()}")
+
+
+# Agent files under a directory as generic as `.config`: removing some project's `.config`
+# (`chown -R www-data /var/www/.config`) is not removing the user's.
+_USER_ONLY = (".config/",)
+
+_INTERPRETERS = ("python", "node", "ruby", "perl", "php", "deno", "bun", "osascript", "lua",
+                 "luajit", "rscript", "julia", "tclsh", "pwsh", "powershell", "groovy")  # fmt: skip
 _WRITE_WORDS = (
     "'w", '"w', "'a", '"a', "'x", '"x', "+'", '+"', "write", "unlink", "remove", "rmtree",
     "rename", "replace", "move", "chmod",
     "truncate", "dump", "system", "subprocess", "spawn", "exec", "popen", "rm(", "rmsync",
     "copy", "symlink", "mkdir", "touch", "delete", "run(", "call(",
 )  # fmt: skip
-_GLOB = frozenset("*?[")
 
 
-def home() -> str:
-    return os.path.expanduser("~")
-
-
-# The protected locations depend only on these variables; computed once per value (the
-# program lookup walks PATH, which a line with many paths must not pay for each time).
-_ENV_KEYS = ("HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "DCG_SESSION_DIR",
-             "DCG_SYSTEM_CONFIG", "DCG_SYSTEM_DIR", "PATH")  # fmt: skip
-_cache: dict[tuple[str, tuple[str | None, ...]], list[str]] = {}
-
-
-def _cached(name: str, compute: Callable[[], list[str]]) -> list[str]:
-    key = (name, tuple(os.environ.get(k) for k in _ENV_KEYS))
-    found = _cache.get(key)
-    if found is None:
-        found = _cache[key] = compute()
-    return found
-
-
-def state_dirs() -> list[str]:
-    """dcg's own directories: config, cache, sessions (default and DCG_SESSION_DIR), system."""
-    return _cached("state", _state_dirs)
-
-
-def program_paths() -> list[str]:
-    """The dcg executable and the installed package directory."""
-    return _cached("program", _program_paths)
-
-
-def _state_dirs() -> list[str]:
-    h = home()
-    cache = os.environ.get("XDG_CACHE_HOME") or os.path.join(h, ".cache")
-    found = [
-        paths.config_dir(),
-        os.path.join(h, ".config", "dcg"),
-        os.path.join(cache, "dcg"),
-        os.path.join(h, ".cache", "dcg"),
-        paths.session_dir(),
-        f"/tmp/dcg-sessions-{os.getuid()}",
-        os.path.dirname(paths.system_config()),
-        os.environ.get("DCG_SYSTEM_DIR") or "/etc/dcg",
-        "/etc/dcg",
-    ]
-    found.extend(os.path.dirname(p) for p in (paths.history_file(), paths.allowlist_file()))
-    # The audit shipper's timer units (contrib/): stopping them stops the organisation's audit.
-    config = os.environ.get("XDG_CONFIG_HOME") or os.path.join(h, ".config")
-    for base in (os.path.join(config, "systemd", "user"), os.path.join(h, ".config/systemd/user")):
-        found.extend(os.path.join(base, f"{_UNIT}.{kind}") for kind in ("service", "timer"))
-    found.append(os.path.join(h, "Library", "LaunchAgents", f"{_AGENT_LABEL}.plist"))
-    return [normalise(p, "/") for p in dict.fromkeys(found)]
-
-
-# `dcg audit ship`'s timer (contrib/systemd, contrib/launchd) and what stops or unloads it.
-_UNIT = "dcg-audit-ship"
-_AGENT_LABEL = "dev.dcg.audit-ship"
-_SERVICE_VERBS = {
-    "systemctl": frozenset(("stop", "disable", "mask", "kill", "revert", "edit", "freeze")),
-    "launchctl": frozenset(("unload", "bootout", "remove", "disable", "stop", "kill")),
-}
-
-
-def service_change(command: Command) -> bool:
-    """``systemctl --user stop dcg-audit-ship.timer``, ``launchctl bootout … dev.dcg.…``."""
-    argv = command.argv
-    verbs = _SERVICE_VERBS.get(argv[0]) if argv else None
-    if verbs is None or not any(w in verbs for w in argv[1:]):
-        return False
-    if any(_UNIT in w or _AGENT_LABEL in w for w in argv[1:]):
-        return True
-    globbed = [w for w in argv[1:] if _GLOB.intersection(w)]
-    if not globbed:
-        return False
-    from fnmatch import fnmatchcase
-
-    names = (f"{_UNIT}.timer", f"{_UNIT}.service", _AGENT_LABEL)
-    return any(fnmatchcase(n, w.rpartition("/")[2]) for w in globbed for n in names)
-
-
-def _program_paths() -> list[str]:
-    import sys
-
-    found = [posixpath.dirname(posixpath.abspath(__file__))]
-    # shutil.which would cost the file-tool path more than the whole judgement.
-    for d in os.environ.get("PATH", "").split(os.pathsep):
-        exe = posixpath.join(d, "dcg")
-        if d and os.access(exe, os.X_OK):
-            found += [exe, os.path.realpath(exe)]
-            break
-    found.append(posixpath.join(posixpath.dirname(sys.executable), "dcg"))
-    return [normalise(p, "/") for p in dict.fromkeys(found)]
-
-
-def normalise(path: str, cwd: str) -> str:
-    """``path`` made absolute against ``cwd``; ``~``, ``$HOME``, ``//``, ``.``, ``..`` folded."""
-    if path.startswith(("~", "$")):
-        path = _expand_prefix(path)
-    if not path.startswith("/"):
-        path = posixpath.join(cwd, path)
-    path = posixpath.normpath(path)
-    return "/" + path.lstrip("/")
-
-
-# Variables a command may start a path with whose value dcg knows: the hook runs in the
-# agent's environment, which is the one the command will run in.
-_KNOWN_VARS = ("HOME", "DCG_SESSION_DIR", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "TMPDIR")
-
-
-def _expand_prefix(path: str) -> str:
-    if path == "~" or path.startswith("~/"):
-        return home() + path[1:]
-    for var in _KNOWN_VARS:
-        for prefix in (f"${var}", f"${{{var}}}"):
-            if path == prefix or path.startswith(prefix + "/"):
-                value = home() if var == "HOME" else os.environ.get(var)
-                return value + path[len(prefix) :] if value else path
-    return path
-
-
-def _parts(path: str) -> list[str]:
-    return [p for p in path.split("/") if p]
-
-
-def _component(pattern: str, name: str) -> bool:
-    if not _GLOB.intersection(pattern):
-        return pattern == name
-    # A shell glob matches a leading dot only when the pattern spells it.
-    if name.startswith(".") and not pattern.startswith("."):
-        return False
-    import fnmatch
-
-    return fnmatch.fnmatchcase(name, pattern)
-
-
-def _prefix(pattern: list[str], target: list[str]) -> bool:
-    """Whether ``pattern`` (possibly globbed) could name ``target`` or one of its ancestors."""
-    if len(pattern) > len(target):
-        return False
-    return all(_component(p, t) for p, t in zip(pattern, target, strict=False))
-
-
-def _covers(target: list[str], protected: list[str], remove: int) -> bool:
-    """A write to ``target`` reaches ``protected`` (a removal also reaches what is inside)."""
-    if remove and _prefix(target, protected):
-        return True
-    return len(target) >= len(protected) and _prefix(protected, target[: len(protected)])
-
-
-def classify(path: str, cwd: str | None, remove: int = False) -> str | None:
+def classify(
+    path: str,
+    cwd: str | None,
+    remove: int = False,
+    links: dict[str, str] | None = None,
+    aged: bool = False,
+) -> str | None:
     """``"state"``, ``"hooks"``, ``"program"`` or None: what writing ``path`` would reach.
 
     ``cwd`` None means the directory is unknown (a dynamic ``cd``): only names that are
-    dcg's alone, and paths that do not depend on the directory, are judged.
+    dcg's alone, and paths that do not depend on the directory, are judged. ``links`` are
+    the links made earlier on the line (link -> target, absolute). ``aged``: only entries
+    older than a day are reached (``find -mtime +1``), never a live session's file.
     """
-    path = _expand_prefix(path) if path.startswith(("~", "$")) else path
-    if cwd is None and not path.startswith("/"):
-        name = path.rpartition("/")[2]
-        return "state" if name in _STATE_NAMES else _agent_suffix(_parts(path), remove)
-    full = normalise(path, cwd or "/")
-    target = _parts(full)
-    if remove == INTO and len(target) <= len(_parts(home())):
-        remove = False
-    globbed = bool(_GLOB.intersection(full))
-    for kind, protected in _protected():
-        if globbed:
-            if _covers(target, _parts(protected), remove):
-                return kind
-        elif _plain_covers(full, protected, remove):
+    expanded = selfpaths.expand(path)
+    if cwd is None and not expanded.startswith("/"):
+        name = expanded.rpartition("/")[2]
+        return "state" if name in _STATE_NAMES else _agent_suffix(parts(expanded), remove)
+    for full in selfpaths.spellings(path, cwd or "/", links):
+        kind = _classify(full, remove, aged)
+        if kind is not None:
             return kind
-    found = _agent_suffix(target, remove)
-    if found:
-        return found
-    # Any path to a dcg executable: `~/.local/bin/dcg`, `/usr/local/bin/dc*`.
-    if len(target) >= 2 and target[-2] in ("bin", "Scripts") and _component(target[-1], "dcg"):
+    return None
+
+
+def _classify(full: str, remove: int, aged: bool = False) -> str | None:
+    target = parts(full)
+    if remove == INTO and len(target) <= len(parts(home())):
+        remove = False
+    found = "**" in target
+    globbed = found or bool(GLOB.intersection(full))
+    for kind, protected in _protected():
+        if kind == "program" and _outside_stdlib(full, protected):
+            continue
+        if aged and protected in _sessions():
+            continue  # a session untouched for a day has expired (decisions §8.1)
+        if found:
+            names = _SESSION_NAMES if protected in _sessions() else _KEPT_NAMES
+            if selfpaths.found_covers(target, parts(protected), remove, names):
+                return kind
+        elif globbed:
+            if covers(target, parts(protected), remove):
+                return kind
+        elif selfpaths.plain_covers(full, protected, remove):
+            return kind
+    hooks = _agent_suffix(target, remove)
+    if hooks:
+        return hooks
+    if not globbed and selfpaths.shadows(full):
         return "program"
-    # Every program path ends in a component named dcg (the package dir, the executable).
-    maybe = any("dcg" in t or _GLOB.intersection(t) for t in target)
-    if maybe and any(_covers(target, _parts(p), remove) for p in program_paths()):
+    # Any path to a dcg executable: `~/.local/bin/dcg`, `/usr/local/bin/dc*`.
+    if len(target) >= 2 and target[-2] in ("bin", "Scripts") and component(target[-1], "dcg"):
         return "program"
     return None
 
 
+def _outside_stdlib(full: str, protected: str) -> bool:
+    """A path in the standard library directory's site-packages is not the stdlib."""
+    if "/lib/python" not in protected or protected.endswith(".zip"):
+        return False
+    return any(full.startswith(f"{protected}/{d}") for d in selfpaths.SITE_DIRS)
+
+
 def _protected() -> list[tuple[str, str]]:
     """``(kind, absolute path)`` of every fixed protected location, computed once per env."""
-    pairs = _cached("protected", _protected_paths)
+    pairs = selfpaths.cached("protected", _protected_paths)
     return [(k, p) for k, _, p in (x.partition("\x00") for x in pairs)]
 
 
 def _protected_paths() -> list[str]:
     h = home()
-    found = [f"state\x00{d}" for d in state_dirs()]
-    found += [f"hooks\x00{normalise(posixpath.join(h, rel), '/')}" for rel in AGENT_FILES]
-    found += [f"hooks\x00{f}" for f in _SYSTEM_AGENT_FILES]
+    found = [f"state\x00{d}" for d in selfpaths.state_dirs()]
+    hooks = [normalise(f"{h}/{rel}", "/") for rel in AGENT_FILES]
+    hooks += [normalise(f"{os.environ.get('XDG_CONFIG_HOME')}/{rel[8:]}", "/")
+              for rel in AGENT_FILES
+              if rel.startswith(".config/") and os.environ.get("XDG_CONFIG_HOME")]  # fmt: skip
+    system = [normalise(f, "/") for f in _SYSTEM_AGENT_FILES]  # absolute, or `~/…`
+    found += [f"hooks\x00{p}" for p in selfpaths.with_real([*hooks, *system])]
+    found += [f"program\x00{p}" for p in selfpaths.program_paths()]
     return found
-
-
-def _plain_covers(target: str, protected: str, remove: int) -> bool:
-    """:func:`_covers` for a path without glob characters, on strings."""
-    if target == protected or target.startswith(protected + "/"):
-        return True
-    return bool(remove) and (target == "/" or protected.startswith(target + "/"))
 
 
 def _agent_suffix(target: list[str], remove: int) -> str | None:
     """A project-level hook settings file (or its directory) at the end of ``target``."""
-    if not any(t in _AGENT_DIRS or _GLOB.intersection(t) for t in target):
+    if "**" in target:
+        return _agent_found(target[-1], remove)
+    if not any(t in _AGENT_DIRS or GLOB.intersection(t) for t in target):
         return None
     for rel in AGENT_FILES:
-        rel_parts = _parts(rel)
+        if "/" not in rel:
+            # A bare name (OpenCode's `opencode.json`, read in any directory up from the
+            # cwd): judged as spelled, never through a glob (`rm *.json` is everyday).
+            if target[-1] == rel:
+                return "hooks"
+            continue
+        rel_parts = parts(rel)
         directory = rel.endswith("/")
+        # A project's own `.config` is not the user's: only its opencode part counts there.
+        generic = 1 if rel.startswith(_USER_ONLY) else 0
         for k in range(len(target)):
             tail = target[k:]
             n = min(len(tail), len(rel_parts))
-            if not tail or not _prefix(tail[:n], rel_parts[:n]):
+            if not tail or not prefix(tail[:n], rel_parts[:n]):
                 continue
             if len(tail) >= len(rel_parts) and (directory or len(tail) == len(rel_parts)):
                 return "hooks"
-            if remove and len(tail) < len(rel_parts):
+            if remove and generic < len(tail) < len(rel_parts):
                 return "hooks"
     return None
 
 
-def effective_cwd(command: Command, cwd: str | None) -> str | None:
-    """The directory ``command`` runs in: the payload cwd, then any ``cd`` before it."""
-    base = cwd or os.getcwd()
-    if command.cwd is None:
-        return base
-    if command.cwd == UNKNOWN_CWD:
-        return None
-    return normalise(command.cwd, base)
-
-
-UNKNOWN_CWD = "\x00?"
-
-
-def dcg_invocation(command: Command) -> str | None:
-    """The protected subcommand when ``command`` runs dcg (however spelled), else None."""
-    argv = command.argv
-    if not argv:
-        return None
-    name = argv[0]
-    rest: list[str] | None = None
-    if name in ("dcg", "dcg.exe") or (command.dynamic and argv[0].startswith("$")):
-        rest = list(argv[1:])
-    elif name.startswith(("python", "pypy")) or name == "py":
-        rest = _python_module_args(argv)
-    if rest is None:
-        return None
-    words = [a for a in rest if not a.startswith("-")]
-    if not words or words[0] not in PROTECTED_SUBCOMMANDS:
-        return None
-    action = words[1] if len(words) > 1 else ""
-    if action in _VIEW_ACTIONS.get(words[0], ()):
-        return None
-    return " ".join(words[:2])
-
-
-def _python_module_args(argv: tuple[str, ...]) -> list[str] | None:
-    """The arguments after ``-m dcg`` / ``-mdcg`` / ``-m dcg.__main__`` / ``-m dcg.cli``."""
-    for k, a in enumerate(argv[1:], 1):
-        module = None
-        if a == "-m" and k + 1 < len(argv):
-            module, start = argv[k + 1], k + 2
-        elif a.startswith("-m") and not a.startswith("--"):
-            module, start = a[2:], k + 1
-        elif not a.startswith("-"):
-            return None
-        if module is not None:
-            return list(argv[start:]) if module.split(".")[0] == "dcg" else None
+def _agent_found(pattern: str, remove: int) -> str | None:
+    """``find … -name PATTERN`` may reach a project's hook settings: PATTERN names one of
+    their directories (a removal) or files."""
+    for rel in AGENT_FILES:
+        if rel.startswith(_USER_ONLY):
+            continue
+        if "/" not in rel:  # a bare name: only a `-name` that spells it
+            if pattern == rel:
+                return "hooks"
+            continue
+        names = parts(rel)
+        if any(component(pattern, n) for n in (names if remove else names[-1:])):
+            return "hooks"
     return None
-
-
-def package_change(command: Command) -> bool:
-    """``pip uninstall dcg``, ``pipx uninstall dcg``, ``uv tool uninstall dcg``, …"""
-    argv = list(command.argv)
-    if argv and argv[0].startswith("python") and "-m" in argv:
-        argv = argv[argv.index("-m") + 1 :]
-    if not argv:
-        return False
-    name = argv[0]
-    if not (name in _PACKAGE_MANAGERS or name.startswith("pip")):
-        return False
-    words = operands(argv)
-    if not any(w in _PM_VERBS for w in words):
-        return False
-    return any(w.split("==")[0].split("[")[0].lower() in ("dcg", "dcg-guard") for w in words)
 
 
 def interpreter_code(command: Command) -> str | None:
@@ -377,19 +204,22 @@ def interpreter_code(command: Command) -> str | None:
     argv = command.argv
     if not argv or not argv[0].startswith(_INTERPRETERS):
         return None
-    code = " ".join(argv[1:])
+    code = " ".join(argv[1:]) + ("\n" + command.stdin if command.stdin else "")
     low = code.lower()
-    if "dcg" in low and any(f"{q}{s}{q}" in low for s in PROTECTED_SUBCOMMANDS for q in ("'", '"')):
+    if "dcg" in low and any(f"{q}{s}{q}" in low for s in PROTECTED for q in ("'", '"')):
         return "invoke"
     if not any(w in low for w in _WRITE_WORDS):
         return None
+    # A string that names a protected file or a path inside a protected directory (what
+    # the code builds from pieces, the embedded analysis of dcg.embedded evaluates).
     for word in _string_paths(code):
-        kind = classify(word, None if not word.startswith(("/", "~", "$")) else "/", True)
-        if kind is not None:
-            return kind
+        if word.strip("/.~"):
+            kind = classify(word, None if not word.startswith(("/", "~", "$")) else "/")
+            if kind is not None:
+                return kind
     # A path built from pieces (`Path.home() / ".claude" / "settings.json"`).
     for rel in AGENT_FILES:
-        if all(part in code for part in _parts(rel)):
+        if all(part in code for part in parts(rel)):
             return "hooks"
     if "dcg" in low and any(n in low for n in (*_STATE_NAMES, "dcg-sessions", ".config")):
         return "state"
@@ -409,16 +239,37 @@ def _string_paths(code: str) -> list[str]:
     return out
 
 
-def su_payload(command: Command) -> str | None:
-    """The command ``su -c CMD`` / ``runuser -c CMD`` runs (the unwrapper leaves these)."""
-    argv = command.argv
-    if not argv or argv[0] not in ("su", "runuser", "sg"):
-        return None
-    for k, a in enumerate(argv[1:-1], 1):
-        if a in ("-c", "--command") or (a.startswith("-") and not a.startswith("--") and "c" in a):
-            return argv[k + 1]
-        if a.startswith("--command="):
-            return a[10:]
+# --- the line a command is part of --------------------------------------------------------
+
+
+_line: list[Line] = []
+# ids of the line's commands: finding a command's line is one look-up, not a scan (a line
+# of 10,000 commands would otherwise cost 10,000 squared).
+_members: set[int] = set()
+
+
+def begin_line(commands: list[Command], cwd: str | None) -> None:
+    """Called by the engine with every simple command of a line before any is judged."""
+    if len(commands) > 1:
+        from dcg.selfline import Line
+
+        _line[:] = [Line(commands, cwd, _needs_context(commands))]
+        _members.clear()
+        _members.update(map(id, commands))
+    else:
+        _line.clear()
+        _members.clear()
+    _last.clear()
+
+
+def _needs_context(commands: list[Command]) -> bool:
+    names = ("ln", "cp", "install", "mount", "bindfs", "rsync", "cat", "mv")
+    return any(c.argv[:1] and c.argv[0] in names for c in commands)
+
+
+def _context(command: Command) -> Line | None:
+    if _line and id(command) in _members:
+        return _line[0]
     return None
 
 
@@ -438,10 +289,11 @@ def judge(command: Command, cwd: str | None) -> str | None:
 
 
 def _judge(command: Command, cwd: str | None) -> str | None:
-    sub = dcg_invocation(command)
-    if sub is not None:
+    line = _context(command)
+    where = effective_cwd(command, cwd)
+    if dcg_invocation(command, where, line.aliases if line else ()) is not None:
         return "invoke"
-    if package_change(command) or service_change(command):
+    if package_change(command) or service_change(command) or interpreter_removal(command):
         return "package"
     inner = su_payload(command)
     if inner is not None:
@@ -451,18 +303,91 @@ def _judge(command: Command, cwd: str | None) -> str | None:
             found = judge(c, cwd)
             if found:
                 return found
-    where = effective_cwd(command, cwd)
-    for path, removes in targets(command):
-        kind = classify(path, where, removes)
+    links = line.links if line else None
+    aged = command.argv[:1] == ("find",) and _older_than_a_day(command.argv)
+    written = targets(command)
+    if line is not None and any("find -exec" in v or "find -ok" in v for v in command.via):
+        written = _found_by_find(command, line, written)
+    for path, removes in written:
+        kind = classify(path, where, removes, links, aged)
         if kind is not None:
             return kind
-    if command.argv[:1] == ("ln",):
+    wide = [p for p, how in written if how == INTO and where and _wide(normalise(p, where))]
+    if wide and where is not None:
+        kind = _extraction(command, where, normalise(wide[0], where), line)
+        if kind is not None:
+            return kind
+    if command.argv[:1] in (("ln",), ("mount",), ("bindfs",)):
         # A link to dcg's files is a second name to write them through (`ln -s ~/.claude x`).
         for path in operands(command.argv)[:-1]:
-            kind = classify(path, where, True)
+            kind = classify(path, where, True, links)
             if kind is not None:
                 return kind
     return interpreter_code(command)
+
+
+# find's age tests and how many of their units make a day.
+_AGE_TESTS = {"-mtime": 1, "-atime": 1, "-ctime": 1, "-mmin": 1440, "-amin": 1440, "-cmin": 1440}
+
+
+def _older_than_a_day(argv: tuple[str, ...]) -> bool:
+    """``find … -mtime +1`` (a plain conjunction): what it finds was not touched for a day."""
+    if any(a in ("-o", "-or", "!", "-not", "(", ",") for a in argv):
+        return False
+    for k, a in enumerate(argv[:-1]):
+        unit = _AGE_TESTS.get(a)
+        value = argv[k + 1]
+        if unit and value.startswith("+") and value[1:].isdigit() and int(value[1:]) >= unit:
+            return True
+    return False
+
+
+def _found_by_find(
+    command: Command, line: Line, written: list[tuple[str, int]]
+) -> list[tuple[str, int]]:
+    """In a command ``find -exec`` runs (``sh -c ': > "$1"' _ {}``), ``{}`` is what the
+    find finds: the nearest find before it on the line says where."""
+    if not any("{}" in p for p, _ in written):
+        return written
+    index = next((k for k, c in enumerate(line.commands) if c is command), -1)
+    finder = next((c for c in reversed(line.commands[:index]) if c.argv[:1] == ("find",)), None)
+    if finder is None:
+        return written
+    from dcg.writes._tools import found_paths
+
+    out = [(p, how) for p, how in written if "{}" not in p]
+    for p, how in written:
+        if "{}" in p:
+            out += [
+                (p.replace("{}", f), True if how is True else how) for f in found_paths(finder.argv)
+            ]
+    return out
+
+
+def _wide(full: str) -> bool:
+    """A directory as wide as HOME or ``/`` (where an INTO write is not judged by itself)."""
+    h = home()
+    return full == h or h.startswith(full.rstrip("/") + "/")
+
+
+def _extraction(command: Command, where: str, into: str, line: Line | None) -> str | None:
+    from dcg.writes._archives import extracted_archive
+
+    archive = extracted_archive(command.argv)
+    if archive is None:
+        return None
+    from dcg import selfarchive
+
+    full = normalise(archive, where)
+    created = line is not None and any(
+        normalise(p, effective_cwd(c, where) or where) == full
+        for c in line.commands
+        if c is not command
+        for p, how in targets(c)
+        if how is False
+    )
+    links = line.links if line else None
+    return selfarchive.reach(full, into, created, lambda p: classify(p, "/", False, links))
 
 
 def is_invocation(command: Command, cwd: str) -> bool:

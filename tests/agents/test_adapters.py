@@ -9,7 +9,6 @@ from pathlib import Path
 import pytest
 
 from dcg import agents, jsonfast
-from dcg.agents import _fields
 from dcg.hookio import HARD_BLOCK, SOFT_BLOCK, WARNING, Outcome, Reply
 
 GOLDEN = Path(__file__).resolve().parent.parent / "golden"
@@ -22,6 +21,8 @@ COMMAND = "git reset --hard HEAD~1"
 VARIANTS: dict[str, tuple[str, str, bool]] = {
     **{agent: (agent, agent, False) for agent in agents.AGENTS},
     "copilot-vscode": ("copilot", "copilot-vscode", False),
+    # VS Code agent mode's own payload (camelCase hookEventName/sessionId), same answer.
+    "copilot-vscodeagent": ("copilot", "copilot-vscodeagent", False),
     "claude-details": ("claude", "claude", True),
     "codex-details": ("codex", "codex", True),
 }
@@ -188,9 +189,9 @@ def _keys_outside(value: object, accepted: dict[str, frozenset[str]], path: str)
 
 def _documented(variant: str) -> dict[str, frozenset[str]]:
     agent, _, details = VARIANTS[variant]
-    if variant == "copilot-vscode":
-        return _fields.fields("copilot-vscode")
-    return _fields.with_details(agent) if details else _fields.fields(agent)
+    if variant.startswith("copilot-vscode"):
+        return agents.output_fields("copilot-vscode")
+    return agents.output_fields(agent, details)
 
 
 @pytest.mark.parametrize(
@@ -213,14 +214,16 @@ def test_output_has_only_documented_fields(variant: str, case: str) -> None:
 
 @pytest.mark.parametrize("agent", [pytest.param(a, id=a) for a in agents.AGENTS])
 def test_adapter_declares_the_table_entry(agent: str) -> None:
-    assert _fields.fields(agent) == agents.adapter(agent).OUTPUT_FIELDS
-    _, source, date = _fields.DOCUMENTED[agent]
-    assert source and date.startswith("20")
+    spec = agents.spec(agent)
+    assert agents.output_fields(agent) == agents.adapter(agent).OUTPUT_FIELDS == spec.fields
+    assert spec.fields_source and spec.fields_date.startswith("20")
 
 
 def test_field_check_catches_an_undocumented_key() -> None:
     body = {"hookSpecificOutput": {"hookEventName": "PreToolUse", "responseLevel": "x"}}
-    assert _keys_outside(body, _fields.fields("claude"), "") == ["hookSpecificOutput.responseLevel"]
+    assert _keys_outside(body, agents.output_fields("claude"), "") == [
+        "hookSpecificOutput.responseLevel"
+    ]
 
 
 def test_claude_without_details_has_no_draft_fields() -> None:

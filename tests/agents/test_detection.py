@@ -312,10 +312,6 @@ def test_shape_is_stopped_through_the_hook_in_its_own_format(
             id="claude-read-tool",
         ),
         pytest.param(
-            {"hook_event_name": "PreToolUse", "tool_name": "edit", "tool_input": {"path": "x"}},
-            id="copilot-vscode-edit",
-        ),
-        pytest.param(
             {"hook_event_name": "PreToolUse", "tool_name": "Create", "tool_input": {"x": 1}},
             id="factory-create",
         ),
@@ -338,6 +334,18 @@ def test_shape_is_stopped_through_the_hook_in_its_own_format(
 )
 def test_non_shell_tools_of_shared_shapes_get_no_opinion(payload: dict[str, object]) -> None:
     assert agents.read_request(payload, None) is None
+
+
+def test_a_lower_case_file_tool_is_judged_by_its_path() -> None:
+    # `edit` with Claude Code's shape: Copilot's VS Code format and Devin CLI (which runs
+    # Claude Code's entry) both send it. It is read as a file tool, so writing dcg's files
+    # or hook settings is stopped, and anything else gets no opinion from the hook.
+    payload = {"hook_event_name": "PreToolUse", "tool_name": "edit", "tool_input": {"path": "x"}}
+    request = agents.read_request(payload, None)
+    assert request is not None and (request.shell, request.paths) == ("file", ("x",))
+    out = io.StringIO()
+    assert hook.main([], io.BytesIO(json.dumps(payload).encode()), out, io.StringIO(), {}) == 0
+    assert out.getvalue() == ""
 
 
 # Where each agent's person, and only the person, reads text (hook-protocols.md).

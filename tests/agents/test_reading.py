@@ -14,6 +14,10 @@ PAYLOADS: dict[str, dict[str, object]] = {
     agent: json.loads((GOLDEN / "payloads" / f"{agent}.json").read_text())
     for agent in agents.AGENTS
 }
+# Agents whose payload names no session: Kiro CLI documents none; Amp's is in the
+# delegate's environment (AMP_THREAD_ID), not its stdin. dcg falls back to the shell's
+# identity for them (decisions.md §2).
+NO_SESSION = {"kiro", "amp"}
 
 
 @pytest.mark.parametrize("agent", [pytest.param(a, id=a) for a in agents.AGENTS])
@@ -26,7 +30,16 @@ def test_detects_each_agent_and_reads_its_ids(agent: str) -> None:
         "git reset --hard HEAD~1",
         "/home/ana/repo",
     )
-    assert request.session_id
+    assert bool(request.session_id) == (agent not in NO_SESSION)
+
+
+def test_amp_reads_its_thread_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("AGENT_TOOL_NAME", "Bash")
+    monkeypatch.setenv("AMP_THREAD_ID", "T-7")
+    request = agents.read_request(PAYLOADS["amp"], "amp")
+    assert request is not None and request.session_id == "T-7"
+    monkeypatch.setenv("AGENT_TOOL_NAME", "Read")
+    assert agents.read_request(PAYLOADS["amp"], "amp") is None
 
 
 @pytest.mark.parametrize("agent", [pytest.param(a, id=a) for a in agents.AGENTS])

@@ -214,3 +214,119 @@ def test_without_the_otel_extra_a_one_line_error(dcg_exe: str, tmp_path: Path) -
     assert proc.stderr.strip().splitlines() == [
         "dcg: error: dcg audit ship needs the OpenTelemetry SDK: pip install 'dcg[otel]'"
     ]
+
+
+def _small_history(max_entries: int) -> None:
+    user = Path(paths.user_config())
+    user.parent.mkdir(parents=True, exist_ok=True)
+    user.write_text(f"[hook]\nbudget_ms = 20000\n[history]\nmax_entries = {max_entries}\n")
+
+
+def _hook_records(exe: str, cwd: Path, n: int, *, prune_each: bool = True) -> list[str]:
+    """``n`` records through the installed hook, one session each (every one a warning);
+    their ids. With ``prune_each`` the prune stamp is aged after every call, so each call
+    that finds the history over ``max_entries`` prunes it."""
+    env = dict(os.environ, USER=auditlib.USER)
+    stamp = Path(paths.config_dir()) / ".prune-stamp"
+    path = Path(paths.history_file())
+    ids = []
+    for i in range(n):
+        body = auditlib.hookpath.payload("claude", "git reset --hard HEAD~1", cwd=str(cwd))
+        body["session_id"] = f"ship-{time.monotonic_ns()}-{i}"
+        proc = subprocess.run(
+            [exe, "hook"], input=json.dumps(body).encode(), capture_output=True, env=env
+        )
+        assert proc.returncode == 0 and b"Traceback" not in proc.stderr, proc.stderr
+        last = path.read_bytes().rstrip(b"\n").rsplit(b"\n", 1)[-1]
+        ids.append(str(json.loads(last)["id"]))
+        if prune_each and stamp.exists():
+            os.utime(stamp, (1, 1))
+    return ids
+
+
+def test_pruning_between_runs_never_skips_an_unsent_record(
+    dcg_exe: str, tmp_path: Path, sink: Sink
+) -> None:
+    """2 x max_entries records written between two runs, the history pruned (by the hook)
+    all along: each reaches the collector once, by log.record.uid (issue 26 point 3)."""
+    max_entries = 12
+    _small_history(max_entries)
+    cwd = tmp_path / "project"
+    cwd.mkdir()
+    first = _hook_records(dcg_exe, cwd, 6)
+    assert ship(dcg_exe, sink) == 0
+    unsent = _hook_records(dcg_exe, cwd, 2 * max_entries)
+    left = Path(paths.history_file()).read_text().splitlines()
+    assert len(left) < len(first) + len(unsent)  # pruned: shipped records went
+    assert len(left) > max_entries  # but not the unsent ones
+    assert ship(dcg_exe, sink) == 0
+    got = Counter(sink.uids())
+    assert got == Counter(first + unsent) and max(got.values()) == 1
+    assert not (Path(paths.config_dir()) / hist.UNSENT_NAME).exists()
+    # Shipped, the held records are pruned as usual.
+    _hook_records(dcg_exe, cwd, 1)
+    assert len(Path(paths.history_file()).read_text().splitlines()) <= max_entries
+    assert ship(dcg_exe, sink) == 0
+    assert max(Counter(sink.uids()).values()) == 1
+
+
+def test_past_the_bound_the_oldest_unsent_are_dropped_and_reported(
+    dcg_exe: str, tmp_path: Path, sink: Sink
+) -> None:
+    """Past HOLD x max_entries unsent records pruning drops the oldest: the hook says so,
+    the next run sends every record still there once and reports the count, exit 1."""
+    max_entries = 3
+    bound = hist.HOLD * max_entries
+    _small_history(max_entries)
+    cwd = tmp_path / "project"
+    cwd.mkdir()
+    first = _hook_records(dcg_exe, cwd, 2)
+    assert ship(dcg_exe, sink) == 0
+    unsent = _hook_records(dcg_exe, cwd, bound + 4)
+    proc = subprocess.run(
+        [dcg_exe, "audit", "ship", *FAST],
+        env=dict(os.environ, OTEL_EXPORTER_OTLP_ENDPOINT=sink.url),
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert proc.returncode == 1, proc.stderr
+    got = Counter(sink.uids())
+    assert max(got.values()) == 1
+    lost = [u for u in unsent if u not in got]
+    assert lost == unsent[: len(lost)]  # only the oldest, and
+    assert 1 <= len(lost) <= 4 and set(unsent[len(lost) :]) | set(first) == set(got)
+    assert f"{len(lost)} record" in proc.stderr and "pruned" in proc.stderr
+    assert ship(dcg_exe, sink) == 0  # said once
+
+
+def test_set_up_but_never_run_pruning_still_holds_the_records(
+    dcg_exe: str, tmp_path: Path, sink: Sink
+) -> None:
+    """An [audit] endpoint in the system config, no run yet (no cursor): the records the
+    hook writes past max_entries are held for the first run, which sends each once."""
+    max_entries = 8
+    _small_history(max_entries)
+    system = Path(paths.system_config())
+    system.parent.mkdir(parents=True, exist_ok=True)
+    system.write_text(f'[audit]\nendpoint = "{sink.url}"\n')
+    cwd = tmp_path / "project"
+    cwd.mkdir()
+    ids = _hook_records(dcg_exe, cwd, 2 * max_entries + 2)
+    assert not Path(audit.cursor_file()).exists()
+    proc = subprocess.run(
+        [dcg_exe, "audit", "ship", *FAST], capture_output=True, text=True, timeout=120
+    )
+    assert proc.returncode == 0 and "system config" in proc.stderr, proc.stderr
+    got = Counter(sink.uids())
+    assert got == Counter(ids) and max(got.values()) == 1
+
+
+def test_without_shipping_pruning_keeps_max_entries(dcg_exe: str, tmp_path: Path) -> None:
+    """The control: nothing ships this history, so nothing is held."""
+    max_entries = 8
+    _small_history(max_entries)
+    cwd = tmp_path / "project"
+    cwd.mkdir()
+    _hook_records(dcg_exe, cwd, 2 * max_entries + 2)
+    assert len(Path(paths.history_file()).read_text().splitlines()) <= max_entries * 1.2

@@ -260,7 +260,19 @@ AGENT_FILES = {
     "factory": ".factory/hooks.json",
     "qwen": ".qwen/settings.json",
     "auggie": ".augment/settings.json",
+    "goose": ".agents/plugins/dcg/hooks/hooks.json",
+    "crush": ".config/crush/crush.json",
+    "cline": "Documents/Cline/Hooks/PreToolUse",
+    "kiro": ".kiro/hooks/dcg.json",
+    "devin": ".config/devin/config.json",
+    "grok": ".grok/hooks/dcg.json",
+    "kimi": ".kimi-code/config.toml",
+    "letta": ".letta/settings.json",
+    "openhands": ".openhands/hooks.json",
+    "amp": ".config/amp/settings.json",
 }
+# Agents that run dcg's script (Auggie: a .sh file; Amp: a program without arguments).
+SCRIPTS = {"auggie": ".augment/hooks/dcg-hook.sh", "amp": ".config/amp/dcg-hook.sh"}
 
 
 def test_install_all_with_one_commented_file_installs_the_others(run: Dcg) -> None:
@@ -282,8 +294,8 @@ def test_install_all_with_one_commented_file_installs_the_others(run: Dcg) -> No
     assert gemini.read_text() == text
     for agent, rel in AGENT_FILES.items():
         if agent != "gemini":
-            # Auggie runs a .sh file (its docs require one): dcg's script names the entry.
-            hook = home / ".augment/hooks/dcg-hook.sh" if agent == "auggie" else home / rel
+            # Auggie and Amp run dcg's script, which names the entry.
+            hook = home / SCRIPTS.get(agent, rel)
             assert entry in hook.read_text(), agent
     # The hook the agents now run is this dcg, and it works.
     paranoid = run.hook("git reset --hard", args=("--mode", "paranoid"), env=DETAILS)
@@ -438,9 +450,14 @@ def test_per_pack_mode_reaches_the_hook(run: Dcg) -> None:
     _user_config(MODES_CONFIG)
     # core.git is paranoid: the very first reset is a hard block.
     assert decision(run.hook("git reset --hard", env=DETAILS)) == "hard_block"
-    # The longer rule selector wins over its pack: push --force is lenient.
-    push = [decision(run.hook("git push --force", env=DETAILS)) for _ in range(4)]
-    assert push == ["warning", "warning", "warning", "soft_block"]
+    # The longer rule selector wins over its pack: push --force is lenient. What a forced
+    # push destroys cannot be kept (decisions.md 11.2), so the safety net stops it from
+    # the first time; without the safety net, the lenient curve shows.
+    push = [decision(run.hook("git push --force", env=DETAILS)) for _ in range(2)]
+    assert push == ["soft_block", "soft_block"]
+    _user_config(MODES_CONFIG + "[safety_net]\nenabled = false\n")
+    push = [decision(run.hook("git push --force", env=DETAILS)) for _ in range(2)]
+    assert push == ["warning", "soft_block"]  # occurrences 3 and 4 of the session
     # Other packs keep the global mode: rm -rf still graduates from a warning.
     rm = [decision(run.hook("rm -rf src", env=DETAILS)) for _ in range(3)]
     assert rm == ["warning", "warning", "soft_block"]
@@ -478,15 +495,17 @@ def test_history_keeps_readable_redacted_commands(run: Dcg) -> None:
     run.hook(f"{secret}; rm -rf src", env=DETAILS)
     records = json.loads(run("history", "--json").out)["records"]
     commands = [r["command"] for r in records]
+    # The last line matches two rules: each is judged and recorded on its own.
     assert commands == [
         "git reset --hard HEAD~3",
         "git push https://me:***@github.com/o/r.git --force",
+        "mysql --password=*** -e 'DROP DATABASE prod'; rm -rf src",
         "mysql --password=*** -e 'DROP DATABASE prod'; rm -rf src",
     ]
     raw = Path(paths.history_file()).read_text()
     assert "hunter2" not in raw and "tok3n" not in raw
     table = run("history").out
-    assert "git reset --hard HEAD~3" in table and "3 occurrences" in table
+    assert "git reset --hard HEAD~3" in table and "4 occurrences" in table
     assert "hunter2" not in table
     one = json.loads(run("history", "core.git:push-force", "--json").out)
     assert [r["rule_id"] for r in one["records"]] == ["core.git:push-force"]

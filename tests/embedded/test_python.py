@@ -243,9 +243,16 @@ HITS = [
         id="variable-concat",
     ),
     pytest.param(
-        "import shutil\ndef f(d):\n    shutil.rmtree(d)",
+        # Called: a function nothing calls is not judged (issue 24).
+        "import shutil\ndef f(d):\n    shutil.rmtree(d)\nf('build')",
         [("python shutil.rmtree", "rm -rf -- '<dynamic>'")],
         id="parameter-dynamic",
+    ),
+    pytest.param("import shutil\ndef f(d):\n    shutil.rmtree(d)", [], id="never-called"),
+    pytest.param(
+        "import shutil\ndef f(d):\n    shutil.rmtree(d)\ncallbacks = [f]",
+        [("python shutil.rmtree", "rm -rf -- '<dynamic>'")],
+        id="named-as-a-value",
     ),
     pytest.param(
         "import shutil, tempfile\nd = tempfile.mkdtemp()\nshutil.rmtree(d)",
@@ -292,7 +299,6 @@ QUIET = [
     pytest.param("# os.system('rm -rf /')\nx = 1", id="comment"),
     pytest.param('"""os.system(\'rm -rf /\')"""', id="docstring"),
     pytest.param("cmd = 'git reset --hard'\nprint(cmd)", id="unexecuted-variable"),
-    pytest.param("import shutil\nshutil.copytree('a', 'b')", id="copytree"),
     pytest.param("import os\nos.listdir('/')", id="listdir"),
     pytest.param("import os\nos.path.exists('/etc')", id="path-exists"),
     pytest.param("import logging\nlogging.info('shutil.rmtree(\"/\")')", id="logged"),

@@ -79,7 +79,22 @@ def test_resolve(target: str, expected: list[str] | None) -> None:
         pytest.param("x:\n\t$(RM) -r build\n", ["rm -f -r build"], id="builtin-rm"),
         pytest.param("x:\n\trm -rf $(HOME)\n", ["rm -rf ${HOME}"], id="environment-variable"),
         pytest.param("x:\n\trm -rf $(D)\nD = /srv\n", ["rm -rf /srv"], id="assigned-after-rule"),
-        pytest.param("x:\n\techo $(shell date)\n", ["echo $(shell date)"], id="function-kept"),
+        # make's $(shell CMD) runs CMD in a shell: it is the shell's $(CMD) (was kept as
+        # written, which the shell read as a program named `shell`).
+        pytest.param("x:\n\techo $(shell date)\n", ["echo $(date)"], id="shell-function"),
+        pytest.param("x:\n\t$(foreach p,a b,echo $(p);)\n", ["echo a; echo b;"], id="foreach"),
+        pytest.param("x:\n\t$(eval Y := 1)\n\t$(info hi)\n", ["", ""], id="eval-info-empty"),
+        pytest.param("f = rm -rf $(1)/dist\nx:\n\t$(call f,web)\n", ["rm -rf web/dist"], id="call"),
+        pytest.param(
+            "S = a.c b.c\nx:\n\tcc $(patsubst %.c,%.o,$(S)) $(addprefix -I,inc)\n",
+            ["cc a.o b.o -Iinc"],
+            id="text-functions",
+        ),
+        pytest.param("x:\n\trm -rf $(dir src/main.c)\n", ["rm -rf src/"], id="dir"),
+        pytest.param(
+            "define T\n$(1):\n\trm -rf $(1)\nendef\nx:\n\techo\n", ["echo"], id="define-no-rule"
+        ),
+        pytest.param("x:\n\t$(unknownfn a,b)\n", ["$(unknownfn a,b)"], id="unknown-kept"),
         pytest.param("x:\n\techo $@ $$HOME\n", ["echo $@ $HOME"], id="automatic-and-dollar"),
     ],
 )

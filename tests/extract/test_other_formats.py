@@ -127,8 +127,7 @@ make clean
             markdown,
             MARKDOWN,
             [
-                (4, 1, "rm -rf build"),
-                (5, 1, "git status"),
+                (4, 3, "rm -rf build"),
                 (9, 3, "git reset --hard"),
                 (11, 3, "rm -rf \\\n  /srv"),
                 (20, 1, "make clean"),

@@ -180,13 +180,15 @@ def test_ignored_nested_repository_is_stopped(repo: Path) -> None:
 
 @pytest.fixture
 def slow_git(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A `git` on PATH that hangs, the way a git on a slow network disk does."""
+    """The installed `git` hangs, the way a git on a slow network disk does (dcg runs git
+    from where it is installed, never the first one on PATH: gitinfo._GIT_PLACES)."""
     bin_dir = tmp_path / "slowbin"
     bin_dir.mkdir()
     fake = bin_dir / "git"
     fake.write_text("#!/bin/sh\nsleep 5\n")
     fake.chmod(0o755)
-    monkeypatch.setenv("PATH", f"{bin_dir}:{os.environ['PATH']}")
+    monkeypatch.setattr(gitinfo, "_GIT_PLACES", (str(fake),))
+    monkeypatch.setattr(gitinfo, "_program", [])
     monkeypatch.setattr(gitinfo, "TIMEOUT", 0.05)
     return bin_dir
 
@@ -207,6 +209,8 @@ def test_absent_git_says_it_could_not_look(
     empty = tmp_path / "nobin"
     empty.mkdir()
     monkeypatch.setenv("PATH", str(empty))
+    monkeypatch.setattr(gitinfo, "_GIT_PLACES", ())
+    monkeypatch.setattr(gitinfo, "_program", [])
     out = _hook("git clean -fdx", repo)
     assert out["permissionDecision"] == "deny"
     assert "could not ask git" in str(out["permissionDecisionReason"])

@@ -134,18 +134,18 @@ def test_approval_commands_refuse_without_a_terminal(dcg_exe: str) -> None:
     assert "terminal" in proc.stderr.lower()
 
 
-def _picker(exe: str, action: str, answer: bytes) -> tuple[int, str]:
+def _typed(exe: str, action: str, answer: bytes) -> tuple[int, str]:
     """Run ``dcg ACTION`` with no code inside a pty, type ``answer``, return (rc, screen)."""
     import pty
     import select
     import time
 
     pid, fd = pty.fork()
-    if pid == 0:  # the child: the person's terminal
+    if pid == 0:  # the child: a terminal, as a person (or script -c) would give it
         os.execv(exe, [exe, action])
+    os.write(fd, answer)
     screen = b""
     deadline = time.monotonic() + 30
-    sent = False
     while time.monotonic() < deadline:
         ready, _, _ = select.select([fd], [], [], 0.2)
         if ready:
@@ -156,31 +156,45 @@ def _picker(exe: str, action: str, answer: bytes) -> tuple[int, str]:
             if not chunk:
                 break
             screen += chunk
-        if not sent and b"Which one?" in screen:
-            os.write(fd, answer)
-            sent = True
     _, status = os.waitpid(pid, 0)
     os.close(fd)
     return os.waitstatus_to_exitcode(status), screen.decode(errors="replace")
 
 
-def test_confirm_without_code_lists_pending_and_approves_the_pick(dcg_exe: str) -> None:
-    """decisions.md 10.2: the person picks the item in their own terminal; no code needed."""
+@pytest.mark.parametrize("answer", [b"1\n", b"y\n", b"\n"], ids=["index", "yes", "enter"])
+def test_confirm_without_code_lists_but_never_approves(dcg_exe: str, answer: bytes) -> None:
+    """decisions.md 11.6: the list shows what waits; only the person's code approves."""
     for _ in range(3):
         soft = hook(dcg_exe)
     assert soft["responseLevel"] == "soft_block"
-    rc, screen = _picker(dcg_exe, "confirm", b"1\n")
+    rc, screen = _typed(dcg_exe, "confirm", answer)
     assert rc == 0, screen
     assert COMMAND in screen and CWD in screen and "ago" in screen
-    assert "Confirmed" in screen
-    assert hook(dcg_exe) == {}  # the picked command now runs once
+    assert "Confirmed" not in screen and str(soft["code"]) not in screen
+    assert hook(dcg_exe).get("permissionDecision") == "deny"
 
 
-def test_allow_once_without_code_cancels_on_enter(dcg_exe: str) -> None:
+def test_script_with_an_index_on_stdin_approves_nothing(dcg_exe: str) -> None:
+    """The attack of issue 30: a terminal from script -c and ``1`` typed into it."""
+    for _ in range(3):
+        soft = hook(dcg_exe)
+    for action in ("confirm", "allow-once"):
+        proc = subprocess.run(
+            ["script", "-qec", f"{dcg_exe} {action}", "/dev/null"],
+            input="1\n",
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+        assert str(soft["code"]) not in proc.stdout + proc.stderr
+    assert hook(dcg_exe).get("permissionDecision") == "deny"
+
+
+def test_allow_once_without_code_lists_the_hard_block(dcg_exe: str) -> None:
     hard = hook(dcg_exe, "rm -rf ~")
     assert hard["responseLevel"] == "hard_block"
-    rc, screen = _picker(dcg_exe, "allow-once", b"\n")
-    assert rc != 0 and "rm -rf ~" in screen and "cancelled" in screen
+    rc, screen = _typed(dcg_exe, "allow-once", b"1\n")
+    assert rc == 0 and "rm -rf ~" in screen and str(hard["code"]) not in screen
     assert hook(dcg_exe, "rm -rf ~").get("permissionDecision") == "deny"
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dcg.decision import decide, mode_for, select_level
+from dcg.decision import Counts, decide, judge, mode_for, next_level, select_level
 
 W, S, H = "warning", "soft_block", "hard_block"
 
@@ -70,6 +70,26 @@ def test_critical_override(mode: str) -> None:
 
 def test_critical_override_can_be_disabled() -> None:
     assert select_level("standard", 1, 1, 2, 5, "critical", critical_always_hard=False) == W
+
+
+@pytest.mark.parametrize("mode", ["strict", "standard", "lenient", "paranoid"])
+@pytest.mark.parametrize(
+    ("rule_id", "expected"),
+    [
+        pytest.param("core.dcg:invoke", (H, "self-protection"), id="self"),
+        pytest.param("core.dcg:too-complex", (H, "self-protection"), id="too-complex"),
+        pytest.param("core.filesystem:rm-rf-critical", (W, "warning"), id="other-critical"),
+        pytest.param("core.dcgx:anything", (W, "warning"), id="not-the-pack"),
+    ],
+)
+def test_self_protection_ignores_critical_always_hard(
+    mode: str, rule_id: str, expected: tuple[str, str]
+) -> None:
+    response = {"mode": mode, "critical_always_hard": False, "high_minimum_level": "warning"}
+    verdict = judge(rule_id, "critical", Counts(1, 1, False), response)
+    want = (H, "paranoid") if mode == "paranoid" and expected[0] == W else expected
+    assert (verdict.level, verdict.cause) == want
+    assert (next_level("critical", verdict, response, False, rule_id) == H) is (want[0] == H)
 
 
 @pytest.mark.parametrize(

@@ -42,6 +42,13 @@ def run(
     return [graduation.respond(match, req, response or {}, {}, now=T0 + i) for i in range(n)]
 
 
+def preview(match: Match, req: HookRequest, response: dict[str, object], now: float) -> Outcome:
+    """What the hook would answer now, nothing written (dcg test / explain)."""
+    out = graduation.respond_line([match], req, response, {}, write=False, now=now).outcome
+    assert out is not None
+    return out
+
+
 def levels(outcomes: list[Outcome | None]) -> list[str | None]:
     return [o.level if o else None for o in outcomes]
 
@@ -176,14 +183,27 @@ def test_allow_once_until_expiry_and_single_use(
     assert [r.get("via") for r in history_lines()].count("allow-once") == 2
 
 
-def test_allowlisted_rule_passes_unlogged(
+def test_allowlisted_rule_passes_logged_but_not_counted(
     make_match: Callable[..., Match], make_request: Callable[..., HookRequest]
 ) -> None:
     from dcg.state import allowlist
+    from dcg.state import history as hist
 
     allowlist.add(paths.allowlist_file(), {"rule": "core.git:*", "reason": "my sandbox"})
     assert graduation.respond(make_match(), make_request(), {}, {}, now=T0) is None
-    assert not os.path.exists(paths.history_file())
+    # The record says how it passed (via the allowlist); it is no occurrence.
+    (rec,) = history_lines()
+    assert (rec["via"], rec["response_level"], rec["allowed"]) == ("allowlist", "allow", True)
+    for scope in (None, "/work/p"):
+        counted = hist.count(
+            paths.history_file(),
+            "core.git:reset-hard",
+            since=T0 - 60,
+            scope=scope,
+            pack_id="core.git",
+            severity="high",
+        )
+        assert counted[0] == 0
     other = graduation.respond(make_match("core.filesystem:rm-rf"), make_request(), {}, {}, now=T0)
     assert other is not None
 
@@ -279,10 +299,10 @@ def test_project_history_scope(
     glob_scope = {"history_scope": "global"}
     for i in range(4):
         graduation.respond(match, make_request(cwd=str(a), sid=f"a{i}"), {}, {}, now=T0 + i)
-    glob = graduation.preview(match, make_request(cwd=str(b), sid="b"), glob_scope, {}, now=T0 + 9)
+    glob = preview(match, make_request(cwd=str(b), sid="b"), glob_scope, now=T0 + 9)
     # The default scope is the project: a habit in one repository does not block another.
-    proj = graduation.preview(match, make_request(cwd=str(b / "sub"), sid="c"), {}, {}, now=T0 + 10)
-    same = graduation.preview(match, make_request(cwd=str(a), sid="d"), {}, {}, now=T0 + 11)
+    proj = preview(match, make_request(cwd=str(b / "sub"), sid="c"), {}, now=T0 + 10)
+    same = preview(match, make_request(cwd=str(a), sid="d"), {}, now=T0 + 11)
     assert glob.level == "hard_block"
     assert proj.level == "warning" and proj.fields["sessionOccurrence"] == 1
     assert same.level == "hard_block"
@@ -294,28 +314,40 @@ def test_preview_writes_nothing(
     run(make_match(), make_request(), 2)
     before = sorted(Path(paths.config_dir()).iterdir()), sorted(Path(paths.session_dir()).iterdir())
     sizes = [p.stat().st_size for p in before[0] + before[1]]
-    out = graduation.preview(make_match(), make_request(), {}, {}, now=T0 + 5)
+    out = preview(make_match(), make_request(), {}, now=T0 + 5)
     assert out.level == "soft_block" and "confirmCode" not in out.fields
     assert "Code: ----" in out.human_text
     after = sorted(Path(paths.config_dir()).iterdir()), sorted(Path(paths.session_dir()).iterdir())
     assert after == before and [p.stat().st_size for p in after[0] + after[1]] == sizes
-    status = graduation.graduation_status(make_match(), make_request(), {}, {}, now=T0 + 5)
-    assert (status["level"], status["session_count"], status["history_count"]) == (
-        "soft_block",
-        2,
-        2,
+    line = graduation.respond_line([make_match()], make_request(), {}, {}, write=False, now=T0)
+    (item,) = line.items
+    assert item.verdict is not None
+    assert (line.level, item.verdict.session, item.verdict.history) == ("soft_block", 3, 3)
+    assert after == (
+        sorted(Path(paths.config_dir()).iterdir()),
+        sorted(Path(paths.session_dir()).iterdir()),
     )
 
 
-def test_status_text_matches_the_draft(
+def test_explain_text_matches_the_draft(
     make_match: Callable[..., Match], make_request: Callable[..., HookRequest]
 ) -> None:
-    from dcg.render import status_text
+    from rich.text import Text
 
-    run(make_match(), make_request(), 3)
-    text = status_text(
-        graduation.graduation_status(make_match(), make_request(), {}, {}, now=T0 + 9)
+    from dcg import config
+    from dcg.commands.explain import explain_data, explain_lines
+    from dcg.engine import Evaluation
+
+    match, req = make_match(), make_request()
+    run(match, req, 3)
+    cfg = config.load(req.cwd, {}, {})
+    line = graduation.respond_line([match], req, cfg.response, cfg.history, write=False, now=T0)
+    evaluation = Evaluation(req.command, (match.command,), (match,), ("core.git",))
+    shown = explain_lines(explain_data(cfg, evaluation, line))
+    text = "\n".join(
+        Text.from_markup(x if isinstance(x, str) else x[0] + x[1]).plain for x in shown
     )
+    assert "Decision:   Would be blocked (SOFT_BLOCK)" in text
     assert "Status:     Would be blocked (SOFT_BLOCK)" in text
     assert "  Session count:     3\n  Session threshold: 2\n" in text
     assert "History window:    24h" in text and "used 3 times this session" in text

@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import json
 import os
+from pathlib import Path
 
 import pytest
 
@@ -105,11 +106,29 @@ def test_flagship_is_guarded_without_config(command: str, rule_id: str) -> None:
     severity = first["severity"]
     if severity == "critical":
         assert first["permissionDecision"] == "deny"
-    else:  # the standard curve: warnings, then a stop within the same session
-        assert first["responseLevel"] == "warning"
-        _hook(command, session=rule_id)
-        third = _hook(command, session=rule_id)
-        assert (third["ruleId"], third["permissionDecision"]) == (rule_id, "deny")
+    else:
+        # Nothing of a database, a cluster or an account can be kept, so the safety net
+        # stops it at its first occurrence and says why (decisions.md 11.2).
+        assert (first["responseLevel"], first["permissionDecision"]) == ("soft_block", "deny")
+        assert "dcg could not keep a copy" in str(first["permissionDecisionReason"])
+
+
+@pytest.mark.parametrize(("command", "rule_id"), FLAGSHIPS)
+def test_flagship_follows_the_curve_without_the_safety_net(
+    command: str, rule_id: str, tmp_path: Path
+) -> None:
+    conf_file = tmp_path / "dcg.toml"
+    conf_file.write_text("[safety_net]\nenabled = false\n")
+    conf = str(conf_file)
+    first = _hook(command, session=rule_id, DCG_CONFIG=conf)
+    if first["severity"] == "critical":
+        assert first["permissionDecision"] == "deny"
+        return
+    # The standard curve: warnings, then a stop within the same session.
+    assert first["responseLevel"] == "warning"
+    _hook(command, session=rule_id, DCG_CONFIG=conf)
+    third = _hook(command, session=rule_id, DCG_CONFIG=conf)
+    assert (third["ruleId"], third["permissionDecision"]) == (rule_id, "deny")
 
 
 @pytest.mark.parametrize(

@@ -72,6 +72,6 @@ def test_pattern_is_linear(pack: Pack, rule: Rule) -> None:
 
 
 def _time(search: object, text: str) -> float:
-    start = time.perf_counter()
+    start = time.process_time()
     search(text)  # type: ignore[operator]
-    return time.perf_counter() - start
+    return time.process_time() - start

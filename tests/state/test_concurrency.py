@@ -53,3 +53,26 @@ def test_four_processes_250_each() -> None:
     levels = {r["response_level"] for r in recs}
     assert levels == {"warning", "soft_block", "hard_block"}
     assert sorted(os.listdir(paths.session_dir())) == sorted([".prune-stamp", sessions[0].name])
+
+
+def test_four_processes_after_a_torn_tail() -> None:
+    """The same race starting from a history whose last line was cut: the fragment stays
+    one line of its own (or is pruned: the first hook prunes), and all 1,000 records are
+    whole lines after it."""
+    path = Path(paths.history_file())
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(b'{"schema_version":2,"timestamp":"2026-01-01T00:00:00Z","rule_id":"core.g')
+    ctx = multiprocessing.get_context("fork")
+    procs = [ctx.Process(target=_worker, args=(250,)) for _ in range(4)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(120)
+        assert p.exitcode == 0
+    lines = path.read_text().splitlines()
+    if not lines[0].endswith("}"):
+        lines = lines[1:]
+    recs = [json.loads(line) for line in lines]
+    assert len(recs) == 1000
+    assert len({r["id"] for r in recs}) == 1000
+    assert not [p for p in os.listdir(path.parent) if ".tmp" in p]

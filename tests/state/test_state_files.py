@@ -160,9 +160,25 @@ def offer(
     cwd: str = "/p",
     kind: str = "confirm",
 ) -> str:
+    level = codes.KIND_LEVEL[kind]
     return codes.offer(
-        path, kind=kind, now=now, rule_id=RULE, cwd=cwd, command=command, session_id="s"
+        path,
+        kind=kind,
+        now=now,
+        rules={RULE: level},
+        rule_id=RULE,
+        cwd=cwd,
+        command=command,
+        session_id="s",
     )
+
+
+def redeem(path: str, *, command: str, cwd: str, now: float) -> dict[str, object] | None:
+    """What the hook does with a code for a line that runs: find it, use it up if single use."""
+    for rec in codes.approved_for(path, command=command, cwd=cwd, now=now):
+        if not codes.single_use(rec) or codes.consume(path, str(rec["full_hash"]), now):
+            return rec
+    return None
 
 
 def test_code_is_reused_while_live_and_never_collides(tmp_path: Path) -> None:
@@ -190,16 +206,16 @@ def test_confirmed_code_scope(
     path = str(tmp_path / "pending.jsonl")
     code = offer(path)
     codes.approve(path, code, now=T0 + 60, ttl=codes.CONFIRM_TTL)
-    assert (codes.redeem(path, command=command, cwd=cwd, now=at) is not None) is passes
+    assert (redeem(path, command=command, cwd=cwd, now=at) is not None) is passes
 
 
 def test_confirmation_is_single_use_and_unapproved_codes_do_nothing(tmp_path: Path) -> None:
     path = str(tmp_path / "pending.jsonl")
     code = offer(path)
-    assert codes.redeem(path, command="rm -rf build", cwd="/p", now=T0 + 1) is None
+    assert redeem(path, command="rm -rf build", cwd="/p", now=T0 + 1) is None
     codes.approve(path, code, now=T0 + 2, ttl=codes.CONFIRM_TTL)
-    assert codes.redeem(path, command="rm -rf build", cwd="/p", now=T0 + 3) is not None
-    assert codes.redeem(path, command="rm -rf build", cwd="/p", now=T0 + 4) is None
+    assert redeem(path, command="rm -rf build", cwd="/p", now=T0 + 3) is not None
+    assert redeem(path, command="rm -rf build", cwd="/p", now=T0 + 4) is None
     with pytest.raises(codes.CodeError, match="no pending code"):
         codes.approve(path, code, now=T0 + 5, ttl=codes.CONFIRM_TTL)
 
@@ -215,5 +231,5 @@ def test_allow_once_single_use_flag(tmp_path: Path) -> None:
     path = str(tmp_path / "allow_once.jsonl")
     code = offer(path, kind="allow-once")
     codes.approve(path, code, now=T0 + 1, ttl=codes.ALLOW_ONCE_TTL, single_use=True)
-    assert codes.redeem(path, command="rm -rf build", cwd="/p", now=T0 + 2) is not None
-    assert codes.redeem(path, command="rm -rf build", cwd="/p", now=T0 + 3) is None
+    assert redeem(path, command="rm -rf build", cwd="/p", now=T0 + 2) is not None
+    assert redeem(path, command="rm -rf build", cwd="/p", now=T0 + 3) is None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from dcg.hookio import HookRequest, Outcome
+    from dcg.hookio import HookRequest, Outcome, Reply
 
 # Claude Code caps hook text fields at 10,000 characters; the other agents document no
 # limit, so the same cap keeps every adapter's output bounded.
@@ -96,21 +96,34 @@ def tool_call(
 
 
 def file_request(
-    agent: str, tool: str, args: object, cwd: str | None, session_id: str | None
+    agent: str,
+    tool: str,
+    args: object,
+    cwd: str | None,
+    session_id: str | None,
+    dialect: str | None = None,
+    extra: list[str] | None = None,
 ) -> HookRequest | None:
-    """The request of a file-writing tool: the paths it changes, judged by dcg.selfguard."""
+    """The request of a file-writing tool: the paths it changes, judged by dcg.selfguard
+    (``extra``: the same paths as the agent's side resolved them)."""
     if not isinstance(args, dict):
         return None
     found = [p for p in (text(args.get(k)) for k in _PATH_KEYS) if p is not None]
-    edits = args.get("edits")
-    if isinstance(edits, list):
-        found += [p for e in edits if isinstance(e, dict) for p in [text(e.get("file_path"))] if p]
-    for key in ("patch", "input", "command"):
+    for key in ("edits", "replacements"):  # MultiEdit's and VS Code's lists of edits
+        edits = args.get(key)
+        if isinstance(edits, list):
+            found += [p for e in edits if isinstance(e, dict) for k in _PATH_KEYS
+                      for p in [text(e.get(k))] if p]  # fmt: skip
+    files = args.get("files")  # VS Code's editFiles
+    if isinstance(files, list):
+        found += [p for p in (text(f) for f in files) if p is not None]
+    for key in ("patch", "patchText", "input", "command"):
         patch = args.get(key)
         if isinstance(patch, str) and "*** " in patch:
             found += patch_paths(patch)
     if not found:
         return None
+    found += extra or ()
     from dcg.hookio import HookRequest
 
     return HookRequest(
@@ -121,15 +134,17 @@ def file_request(
         tool=tool,
         shell="file",
         paths=tuple(found),
+        dialect=dialect,
     )
 
 
 def patch_paths(patch: str) -> list[str]:
     """The files an ``apply_patch`` envelope adds, updates, deletes or moves to."""
     out = []
+    # No space is needed after the colon: OpenCode's parser takes `*** Add File:x` too.
     for line in patch.splitlines():
-        for head in ("*** Add File: ", "*** Update File: ", "*** Delete File: ", "*** Move to: "):
-            if line.startswith(head):
+        for head in ("*** Add File:", "*** Update File:", "*** Delete File:", "*** Move to:"):
+            if line.startswith(head) and line[len(head) :].strip():
                 out.append(line[len(head) :].strip())
     return out
 
@@ -169,10 +184,48 @@ def _codeless(key: str, value: object) -> object:
 def ask_text(outcome: Outcome) -> str:
     """The question of an agent's own permission prompt: for the person, without a code
     (approving in the prompt needs none, and some agents echo the reason to the model)."""
+    from dcg.render import printable
+
     match = outcome.match
-    one = " ".join(outcome.command.split())
+    one = printable(outcome.command)
     if len(one) > 120:
         one = one[:119] + "…"
     if match is None:
         return cap(f"dcg: `{one}` is destructive. Run it anyway?")
     return cap(f"dcg: `{one}` matches {match.rule_id} ({match.severity}). Run it anyway?")
+
+
+def json_reply(body: dict[str, object], exit_code: int = 0, stderr: str = "") -> Reply:
+    from dcg import jsonfast
+    from dcg.hookio import Reply
+
+    return Reply(jsonfast.dumps(body) + "\n", stderr, exit_code)
+
+
+def decision_reply(
+    outcome: Outcome,
+    deny: str,
+    *,
+    context: str | None = None,
+    exit_code: int = 0,
+) -> Reply:
+    """``{"decision": deny, "reason": …}`` for a stop; for a warning, the model's text under
+    ``context`` where the agent has such a key, else no output. For agents that take only
+    a decision and a reason (Goose, Crush, Devin, Grok, OpenHands): none of them documents
+    a channel only the person reads, so no approval code is ever written."""
+    from dcg.hookio import WARNING, Reply
+
+    if outcome.level == WARNING:
+        return json_reply({context: cap(outcome.model_text)}) if context else Reply()
+    return json_reply({"decision": deny, "reason": cap(outcome.model_text)}, exit_code)
+
+
+def exit2_reply(outcome: Outcome, *, warn_stderr: bool = False) -> Reply:
+    """Exit 2 with the reason on stderr (which the model reads); a warning is silent, or
+    the person's text on stderr with ``warn_stderr`` (it carries no code)."""
+    from dcg.hookio import WARNING, Reply
+
+    if outcome.level == WARNING:
+        return Reply("", human_stderr(outcome) if warn_stderr else "", 0)
+    reason = cap(outcome.model_text)
+    return Reply("", reason if reason.endswith("\n") else reason + "\n", 2)

@@ -13,17 +13,23 @@ whatever ``soft_block_action`` says, and a warning reaches only the person.
 
 from __future__ import annotations
 
-from dcg.agents import _fields, claude
+from dcg.agents import claude
 from dcg.agents._common import command_text, file_request, text
 from dcg.hookio import HookRequest
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    pass
+    from dcg.agents._spec import Agent
 
 NAME = "auggie"
 
-OUTPUT_FIELDS: dict[str, frozenset[str]] = _fields.fields(NAME)
+# docs.augmentcode.com/cli/hooks, Hook Output Reference (PreToolUse output), read 2026-12.
+OUTPUT_FIELDS: dict[str, frozenset[str]] = {
+    "": frozenset({"hookSpecificOutput", "systemMessage"}),
+    "hookSpecificOutput": frozenset(
+        {"hookEventName", "permissionDecision", "permissionDecisionReason"}
+    ),
+}
 
 SHELL_TOOL = "launch-process"
 # Tools that write or delete files; dcg judges the paths they change (dcg.selfguard).
@@ -63,3 +69,45 @@ def read(payload: dict[str, object]) -> HookRequest | None:
 # Claude Code's reply without additionalContext, and its error deny.
 render = claude.render_no_context
 render_error = claude.render_error
+
+
+def spec() -> Agent:
+    from dcg.agents import _spec
+
+    return _spec.Agent(
+        name=NAME,
+        title="Auggie (Augment CLI)",
+        shells={SHELL_TOOL: "bash"},
+        file_tools=FILE_TOOLS,
+        fields=OUTPUT_FIELDS,
+        fields_source="docs.augmentcode.com/cli/hooks, Hook Output Reference (PreToolUse output)",
+        fields_date="2026-12",
+        user_path=".augment/settings.json",
+        project_path=".augment/settings.json",
+        home_dirs=(".augment",),
+        binaries=("auggie",),
+        # Auggie's timeout is in milliseconds, and it runs only `.sh` files: dcg's script
+        # (beside the settings) runs the hook command.
+        layout=_spec.Grouped(
+            "PreToolUse",
+            "^(launch-process|save-file|str-replace-editor|remove-files)$",
+            {"type": "command", "command": None, "timeout": 10000},
+        ),
+        companions=(_spec.Companion("hooks/dcg-hook.sh", _spec.OwnedScript()),),
+        probe=_spec.Probe(
+            {
+                "hook_event_name": "PreToolUse",
+                "conversation_id": "dcg-doctor",
+                "workspace_roots": ["{cwd}"],
+                "tool_name": "launch-process",
+                "tool_input": {"command": "{command}", "cwd": "{cwd}"},
+            },
+            exit_codes=(),
+        ),
+        fails=_spec.FAILS_OPEN,
+        fail_text="Auggie documents no failure behaviour (not re-verified): a crash or a "
+        "time-out is taken to let the command run",
+        note="Restart auggie. Auggie documents only `deny` for PreToolUse: soft blocks are "
+        "denies (approve with dcg confirm) and warnings reach only you.",
+        covers=("launch-process", "save-file", "str-replace-editor", "remove-files"),
+    )

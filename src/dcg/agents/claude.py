@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from dcg import jsonfast
 from dcg import oslite as os
-from dcg.agents import _fields
 from dcg.agents._common import (
     ask_text,
     cap,
@@ -18,14 +17,25 @@ from dcg.hookio import SOFT_BLOCK, WARNING, HookRequest, Reply
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from dcg.agents._spec import Agent
     from dcg.hookio import Outcome
 
 NAME = "claude"
 
-# Documented fields only (dcg.agents._fields); the draft's extra fields only with details.
-OUTPUT_FIELDS: dict[str, frozenset[str]] = _fields.fields(NAME)
+# The keys Claude Code documents for a PreToolUse answer, per JSON object path ("" is the
+# top level); code.claude.com/docs/en/hooks (read 2026-08). Factory Droid, Auggie and the
+# agents that run Claude Code's settings share the shape.
+OUTPUT_FIELDS: dict[str, frozenset[str]] = {
+    "": frozenset({"hookSpecificOutput", "systemMessage"}),
+    "hookSpecificOutput": frozenset(
+        {"hookEventName", "permissionDecision", "permissionDecisionReason", "additionalContext"}
+    ),
+}
+# Its implementation strips unknown keys today: the draft's fields with [hook] details.
+TAKES_DETAILS = True
 
-_SHELLS = {"Bash": "bash", "PowerShell": "powershell"}
+# Monitor runs a command in the background under Bash's permission rules (2.1.98).
+_SHELLS = {"Bash": "bash", "PowerShell": "powershell", "Monitor": "bash"}
 # Tools that write a file; dcg judges the paths they change (dcg.selfguard).
 FILE_TOOLS = frozenset(("Write", "Edit", "MultiEdit", "NotebookEdit"))
 
@@ -51,7 +61,7 @@ def render(request: HookRequest, outcome: Outcome, details: bool = False) -> Rep
     """Claude Code's answer. The person's text (with the code) goes only to the
     user-only ``systemMessage``; stderr on exit 0 reaches only Claude Code's debug log."""
     reply = reply_body(request, outcome)
-    if details and NAME in _fields.DETAILS_AGENTS:
+    if details and TAKES_DETAILS:
         specific = reply["hookSpecificOutput"]
         assert isinstance(specific, dict)
         specific.update(detail_fields(outcome))
@@ -108,3 +118,59 @@ def render_error(message: str) -> Reply:
         "permissionDecisionReason": error_reason(message),
     }
     return Reply(jsonfast.dumps({"hookSpecificOutput": specific}) + "\n", "", 0)
+
+
+# Claude Code's shell and file tools, and Devin CLI's (`exec`, `edit`): Devin runs Claude
+# Code's hooks too, and its matchers are regular expressions on its own tool names.
+MATCHER = "Bash|PowerShell|Monitor|Write|Edit|MultiEdit|NotebookEdit|exec|edit"
+
+
+def spec() -> Agent:
+    from dcg.agents import _spec
+
+    return _spec.Agent(
+        name=NAME,
+        title="Claude Code",
+        shells=_SHELLS,
+        file_tools=FILE_TOOLS,
+        fields=OUTPUT_FIELDS,
+        fields_source="code.claude.com/docs/en/hooks, PreToolUse decision control; top-level "
+        "systemMessage",
+        fields_date="2026-08",
+        user_path=".claude/settings.json",
+        project_path=".claude/settings.json",
+        home_dirs=(".claude",),
+        binaries=("claude",),
+        # onFailure "block" (2.1.295): a hook that cannot start, times out or exits with an
+        # unexpected code blocks the tool call. Older builds ignore the key and keep the
+        # entry (2.0.0, 2.1.100, 2.1.200 and 2.1.294 run; tests/realagents proves the block).
+        layout=_spec.Grouped(
+            "PreToolUse",
+            MATCHER,
+            {"type": "command", "command": None, "timeout": 10, "onFailure": "block"},
+            required=("onFailure",),
+        ),
+        probe=_spec.Probe(probe_payload()),
+        fails=_spec.FAILS_CLOSED,
+        fail_text="with the onFailure: block dcg registers (Claude Code 2.1.295 and later) a "
+        "hook that crashes, times out or cannot start blocks the command; older versions "
+        "ignore it and let the command run",
+        closed_since=("claude", "2.1.295"),
+        note="Claude Code runs hooks only in a folder whose workspace-trust dialog you "
+        "accepted (headless -p runs trust it). Restart running sessions.",
+        details=TAKES_DETAILS,
+        covers=("Bash", "PowerShell", "Monitor", "Write", "Edit", "MultiEdit", "NotebookEdit"),
+    )
+
+
+def probe_payload(tool: str = "Bash", **extra: object) -> dict[str, object]:
+    """A PreToolUse payload of Claude Code's shape for doctor's self-test."""
+    body: dict[str, object] = {
+        "session_id": "dcg-doctor",
+        "cwd": "{cwd}",
+        "hook_event_name": "PreToolUse",
+        "permission_mode": "default",
+        "tool_name": tool,
+        "tool_input": {"command": "{command}"},
+    }
+    return {k: v for k, v in (body | extra).items() if v is not None}

@@ -3,19 +3,33 @@
 from __future__ import annotations
 
 from dcg import jsonfast
-from dcg.agents import _fields, claude
+from dcg.agents import claude
 from dcg.agents._common import cap, error_reason, file_request, text, user_text
 from dcg.hookio import WARNING, Reply
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from dcg.agents._spec import Agent
     from dcg.hookio import HookRequest, Outcome
 
 NAME = "codex"
 
 # Codex's output schema rejects unknown fields, and a rejected output lets the command
 # run: never the draft's details, only the documented keys.
-OUTPUT_FIELDS: dict[str, frozenset[str]] = _fields.fields(NAME)
+OUTPUT_FIELDS: dict[str, frozenset[str]] = {
+    "": frozenset(
+        {"continue", "stopReason", "suppressOutput", "systemMessage", "hookSpecificOutput"}
+    ),
+    "hookSpecificOutput": frozenset(
+        {
+            "hookEventName",
+            "permissionDecision",
+            "permissionDecisionReason",
+            "updatedInput",
+            "additionalContext",
+        }
+    ),
+}
 
 # Codex names its shell tool "Bash" in hook payloads; older builds used "shell".
 _TOOLS = frozenset({"Bash", "shell", "local_shell", "exec_command"})
@@ -79,3 +93,35 @@ def _deny(reason: str, notice: str) -> Reply:
     if notice:
         body["systemMessage"] = notice
     return Reply(jsonfast.dumps(body) + "\n", "", 0)
+
+
+def spec() -> Agent:
+    from dcg.agents import _spec
+
+    return _spec.Agent(
+        name=NAME,
+        title="OpenAI Codex CLI",
+        shells={t: "bash" for t in sorted(_TOOLS)},
+        file_tools=FILE_TOOLS,
+        fields=OUTPUT_FIELDS,
+        fields_source="openai/codex codex-rs/hooks output schema (deny_unknown_fields at every "
+        "level)",
+        fields_date="2026-12",
+        user_path=".codex/hooks.json",
+        project_path=".codex/hooks.json",
+        home_dirs=(".codex",),
+        binaries=("codex",),
+        layout=_spec.Grouped(
+            "PreToolUse",
+            "^(Bash|apply_patch)$",
+            {"type": "command", "command": None, "timeout": 10},
+        ),
+        probe=_spec.Probe(claude.probe_payload(turn_id="dcg-doctor")),
+        fails=_spec.FAILS_OPEN,
+        fail_text="any exit other than 0 or 2, a time-out or output it rejects lets the "
+        "command run (Codex has no setting to change that)",
+        note="Codex runs a new or changed hook only after you trust it: start codex, open "
+        "/hooks and trust the dcg hook. Needed again whenever the hook entry changes (a new "
+        "dcg path).",
+        covers=("Bash", "apply_patch"),
+    )

@@ -10,58 +10,153 @@ Copilot has no user-only channel: no approval code is ever written.
 from __future__ import annotations
 
 from dcg import jsonfast
-from dcg.agents import _fields
 from dcg.agents._common import cap, command_text, error_reason, file_request, text
 from dcg.hookio import SOFT_BLOCK, WARNING, HookRequest, Reply
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from dcg.agents._spec import Agent
     from dcg.hookio import Outcome
 
 NAME = "copilot"
 VSCODE = "vscode"
 
-OUTPUT_FIELDS: dict[str, frozenset[str]] = _fields.fields(NAME)
-VSCODE_FIELDS: dict[str, frozenset[str]] = _fields.fields("copilot-vscode")
+# docs.github.com Copilot CLI hooks reference, preToolUse output (read 2026-12).
+OUTPUT_FIELDS: dict[str, frozenset[str]] = {
+    "": frozenset({"permissionDecision", "permissionDecisionReason"})
+}
+# The "VS Code compatible" format (PascalCase PreToolUse), answered as VS Code documents it
+# (code.visualstudio.com/docs/agents/reference/hooks-reference, PreToolUse output).
+VSCODE_FIELDS: dict[str, frozenset[str]] = {
+    "": frozenset({"hookSpecificOutput"}),
+    "hookSpecificOutput": frozenset(
+        {"hookEventName", "permissionDecision", "permissionDecisionReason"}
+    ),
+}
+DIALECT_FIELDS = {VSCODE: VSCODE_FIELDS}
 
-_SHELLS = {"bash": "bash", "shell": "bash", "powershell": "powershell"}
-# Copilot CLI\'s file-writing tools (toolArgs name the file as `path`).
-FILE_TOOLS = frozenset(("edit", "create", "write", "str_replace_editor"))
+# Copilot CLI's shell tools, the tools that type into a shell it started (write_bash:
+# judged as the command the text runs), and VS Code agent mode's terminal tool.
+_SHELLS = {
+    "bash": "bash",
+    "shell": "bash",
+    "powershell": "powershell",
+    "write_bash": "bash",
+    "write_powershell": "powershell",
+    "run_in_terminal": "bash",
+    "create_and_run_task": "bash",
+}
+_TYPED = frozenset({"write_bash", "write_powershell"})
+# Copilot CLI's file-writing tools (`path`; apply_patch's patch text), and VS Code agent
+# mode's (camelCase `filePath`, lists of edits, editFiles' `files`).
+FILE_TOOLS = frozenset(
+    {
+        "edit",
+        "create",
+        "write",
+        "str_replace_editor",
+        "apply_patch",
+        "create_file",
+        "replace_string_in_file",
+        "multi_replace_string_in_file",
+        "insert_edit_into_file",
+        "editfiles",
+    }
+)
 
 
 def read(payload: dict[str, object]) -> HookRequest | None:
     tool = _pick(payload, "toolName", "tool_name")
-    shell = _SHELLS.get(tool.lower()) if isinstance(tool, str) else None
-    writes = isinstance(tool, str) and tool.lower() in FILE_TOOLS
-    if (shell is None and not writes) or not isinstance(tool, str):
+    if not isinstance(tool, str):
         return None
-    vscode = payload.get("hook_event_name") == "PreToolUse" or (
-        "tool_input" in payload and "toolArgs" not in payload
+    shell = _SHELLS.get(tool.lower())
+    writes = tool.lower() in FILE_TOOLS
+    if shell is None and not writes:
+        return None
+    vscode = (
+        payload.get("hook_event_name") == "PreToolUse"
+        or "hookEventName" in payload
+        or ("tool_input" in payload and "toolArgs" not in payload)
     )
     args = payload.get("tool_input") if vscode else _pick(payload, "toolArgs", "tool_args")
     if isinstance(args, str):
-        # Copilot sends the tool's arguments as a JSON document inside a string.
+        # Copilot sends the tool's arguments as a JSON document inside a string; a
+        # freeform tool (apply_patch) may send its text as it is.
         try:
             args = jsonfast.loads(args)
         except jsonfast.JSONError:
-            return None
+            args = {"input": args} if writes else None
     if not isinstance(args, dict):
         return None
+    session = text(_pick(payload, "sessionId", "session_id"))
     if writes:
-        session = text(_pick(payload, "sessionId", "session_id"))
-        return file_request(NAME, tool, args, text(payload.get("cwd")), session)
-    command = command_text(args.get("command"))
+        dialect = VSCODE if vscode else None
+        return file_request(NAME, tool, args, text(payload.get("cwd")), session, dialect)
+    if tool == "create_and_run_task":
+        # VS Code runs the task it creates: its command and arguments are the command line.
+        task = args.get("task")
+        args = {"command": _task_line(task)} if isinstance(task, dict) else {}
+    command = command_text(args.get("input" if tool.lower() in _TYPED else "command"))
     if command is None or shell is None:
         return None
+    if tool.lower() in _TYPED:
+        command = typed(command)
+        if not command.strip():
+            return None
     return HookRequest(
         NAME,
         command,
         cwd=text(payload.get("cwd")),
-        session_id=text(_pick(payload, "sessionId", "session_id")),
+        session_id=session,
         tool=tool,
         shell=shell,
         dialect=VSCODE if vscode else None,
     )
+
+
+def _task_line(task: dict[str, object]) -> str | None:
+    command = task.get("command")
+    if not isinstance(command, str):
+        return None
+    args = task.get("args")
+    words = [a for a in args if isinstance(a, str)] if isinstance(args, list) else []
+    return " ".join([command, *words])
+
+
+def typed(keys: str) -> str:
+    """The text ``keys`` leaves in a shell: ``{enter}`` ends a line, ``{backspace}`` takes
+    the character before it back; arrow keys move no text in. ``{tab}`` lets the shell
+    complete a word (``git res{tab}`` runs ``git reset``), so a line with one becomes a
+    command whose program is computed at run time, which dcg stops as such."""
+    lines: list[str] = []
+    out: list[str] = []
+    completed = False
+
+    def end_line() -> None:
+        nonlocal completed
+        line = "".join(out)
+        lines.append(f"$(shell-completion) {line}" if completed else line)
+        out.clear()
+        completed = False
+
+    i = 0
+    while i < len(keys):
+        if keys[i] == "{":
+            end = keys.find("}", i)
+            name = keys[i + 1 : end].lower() if end > 0 else ""
+            if name in ("enter", "backspace", "up", "down", "left", "right", "tab", "esc"):
+                if name == "enter":
+                    end_line()
+                elif name == "backspace" and out:
+                    out.pop()
+                elif name == "tab":
+                    completed = True
+                i = end + 1
+                continue
+        out.append(keys[i])
+        i += 1
+    end_line()
+    return "\n".join(lines)
 
 
 def _pick(payload: dict[str, object], camel: str, snake: str) -> object:
@@ -94,3 +189,38 @@ def _answer(dialect: str | None, decision: str, reason: str) -> Reply:
 
 def render_error(message: str, dialect: str | None = None) -> Reply:
     return _answer(dialect, "deny", error_reason(message))
+
+
+def spec() -> Agent:
+    from dcg.agents import _spec
+
+    cmd = _spec.COMMAND
+    hook = {"type": "command", "bash": cmd, "powershell": cmd, "timeoutSec": 10}
+    return _spec.Agent(
+        name=NAME,
+        title="GitHub Copilot CLI",
+        shells=_SHELLS,
+        file_tools=FILE_TOOLS,
+        fields=OUTPUT_FIELDS,
+        fields_source="docs.github.com Copilot CLI hooks reference, preToolUse output",
+        fields_date="2026-12",
+        user_path=".copilot/hooks/dcg.json",
+        project_path=".github/hooks/dcg.json",
+        home_dirs=(".copilot",),
+        binaries=("copilot",),
+        layout=_spec.OwnedJson({"version": 1, "hooks": {"preToolUse": [hook]}}),
+        probe=_spec.Probe(
+            {
+                "sessionId": "dcg-doctor",
+                "cwd": "{cwd}",
+                "toolName": "bash",
+                "toolArgs": '{"command": "{command}"}',
+            },
+            path=("permissionDecision",),
+            exit_codes=(),
+        ),
+        fails=_spec.FAILS_MIXED,
+        fail_text="a crash or any non-zero exit blocks the command; a time-out (30 s by "
+        "default) lets it run",
+        note="Copilot CLI loads .github/hooks/*.json from the working directory at start.",
+    )

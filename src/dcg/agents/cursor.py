@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 from dcg import jsonfast
-from dcg.agents import _fields
 from dcg.agents._common import cap, command_text, error_reason, text, user_text
 from dcg.hookio import SOFT_BLOCK, WARNING, HookRequest, Reply
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from dcg.agents._spec import Agent
     from dcg.hookio import Outcome
 
 NAME = "cursor"
 
-OUTPUT_FIELDS: dict[str, frozenset[str]] = _fields.fields(NAME)
+# Third-party descriptions of Cursor's beforeShellExecution output (unverified).
+OUTPUT_FIELDS: dict[str, frozenset[str]] = {
+    "": frozenset({"permission", "user_message", "agent_message"})
+}
 
 
 def read(payload: dict[str, object]) -> HookRequest | None:
@@ -57,3 +60,45 @@ def render_error(message: str) -> Reply:
     reason = error_reason(message)
     body = {"permission": "deny", "user_message": reason, "agent_message": reason}
     return Reply(jsonfast.dumps(body) + "\n", "", 0)
+
+
+def spec() -> Agent:
+    from dcg.agents import _spec
+
+    return _spec.Agent(
+        name=NAME,
+        title="Cursor",
+        shells={"beforeShellExecution": "bash"},
+        file_tools=frozenset(),
+        fields=OUTPUT_FIELDS,
+        fields_source="third-party descriptions of Cursor beforeShellExecution (unverified)",
+        fields_date="2026-12",
+        user_path=".cursor/hooks.json",
+        project_path=".cursor/hooks.json",
+        home_dirs=(".cursor",),
+        binaries=("cursor", "cursor-agent"),
+        # No failClosed: by two third-party descriptions, with failClosed a permission hook
+        # that prints nothing blocks — and dcg prints nothing for every command it does not
+        # match. Without it, an empty answer is no opinion under either reading; dcg's own
+        # failures still answer `permission: deny` (render_error), so nothing relies on it.
+        layout=_spec.Flat(
+            "beforeShellExecution",
+            {"command": None, "timeout": 30},
+            new_file={"version": 1, "hooks": {}},
+            drop={"failClosed": "removed failClosed (empty output must stay no opinion)"},
+        ),
+        probe=_spec.Probe(
+            {
+                "hook_event_name": "beforeShellExecution",
+                "conversation_id": "dcg-doctor",
+                "command": "{command}",
+                "cwd": "{cwd}",
+            },
+            path=("permission",),
+            exit_codes=(),
+        ),
+        fails=_spec.FAILS_OPEN,
+        fail_text="without failClosed (deliberately off) a crash, a time-out or a missing "
+        "dcg lets the command run",
+        note="Restart Cursor (or reload the window) to load the hook.",
+    )

@@ -10,17 +10,23 @@ only the person.
 
 from __future__ import annotations
 
-from dcg.agents import _fields, claude
+from dcg.agents import claude
 from dcg.agents._common import text, tool_call
 from dcg.hookio import HookRequest
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    pass
+    from dcg.agents._spec import Agent
 
 NAME = "factory"
 
-OUTPUT_FIELDS: dict[str, frozenset[str]] = _fields.fields(NAME)
+# docs.factory.ai/reference/hooks-reference, PreToolUse JSON output (read 2026-12).
+OUTPUT_FIELDS: dict[str, frozenset[str]] = {
+    "": frozenset({"hookSpecificOutput", "systemMessage"}),
+    "hookSpecificOutput": frozenset(
+        {"hookEventName", "permissionDecision", "permissionDecisionReason"}
+    ),
+}
 
 _SHELLS = {"Execute": "bash"}
 # Droid's file-writing tools (its hooks reference names Create and Edit as matchers): dcg
@@ -41,3 +47,32 @@ def read(payload: dict[str, object]) -> HookRequest | None:
 # Claude Code's reply without additionalContext, and its error deny.
 render = claude.render_no_context
 render_error = claude.render_error
+
+
+def spec() -> Agent:
+    from dcg.agents import _spec
+
+    return _spec.Agent(
+        name=NAME,
+        title="Factory Droid",
+        shells=_SHELLS,
+        file_tools=FILE_TOOLS,
+        fields=OUTPUT_FIELDS,
+        fields_source="docs.factory.ai/reference/hooks-reference, PreToolUse JSON output",
+        fields_date="2026-12",
+        user_path=".factory/hooks.json",
+        project_path=".factory/hooks.json",
+        home_dirs=(".factory",),
+        binaries=("droid",),
+        layout=_spec.Grouped(
+            "PreToolUse",
+            "Execute|Create|Edit|MultiEdit|ApplyPatch",
+            {"type": "command", "command": None, "timeout": 10},
+        ),
+        probe=_spec.Probe(claude.probe_payload("Execute"), exit_codes=()),
+        fails=_spec.FAILS_OPEN,
+        fail_text="Droid takes Claude Code's protocol: only exit 2 or a deny blocks, so a "
+        "crash or a time-out lets the command run (not re-verified)",
+        note="Restart droid; check the hook under /hooks.",
+        covers=("Execute", "Create", "Edit", "MultiEdit", "ApplyPatch"),
+    )

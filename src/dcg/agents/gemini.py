@@ -3,18 +3,18 @@
 from __future__ import annotations
 
 from dcg import jsonfast
-from dcg.agents import _fields
 from dcg.agents._common import cap, error_reason, tool_call, user_text
 from dcg.hookio import SOFT_BLOCK, WARNING, HookRequest, Reply
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from dcg.agents._spec import Agent
     from dcg.hookio import Outcome
 
 NAME = "gemini"
 
 # `continue` is deliberately never sent: `continue: false` stops the whole agent loop.
-OUTPUT_FIELDS: dict[str, frozenset[str]] = _fields.fields(NAME)
+OUTPUT_FIELDS: dict[str, frozenset[str]] = {"": frozenset({"decision", "reason", "systemMessage"})}
 
 _SHELLS = {"run_shell_command": "bash"}
 # Gemini CLI\'s file-writing tools.
@@ -22,7 +22,17 @@ FILE_TOOLS = frozenset(("write_file", "replace"))
 
 
 def read(payload: dict[str, object]) -> HookRequest | None:
-    return tool_call(NAME, payload, _SHELLS, FILE_TOOLS)
+    request = tool_call(NAME, payload, _SHELLS, FILE_TOOLS)
+    args = payload.get("tool_input")
+    where = args.get("dir_path") if isinstance(args, dict) else None
+    if request is None or request.shell == "file" or not isinstance(where, str) or not where:
+        return request
+    # run_shell_command runs the command in dir_path (relative to the project): judge it
+    # there, not in the session's cwd.
+    base = request.cwd or ""
+    cwd = where if where.startswith("/") or not base else base.rstrip("/") + "/" + where
+    return HookRequest(NAME, request.command, cwd=cwd, session_id=request.session_id,
+                       tool=request.tool, shell=request.shell)  # fmt: skip
 
 
 def render(request: HookRequest, outcome: Outcome, details: bool = False) -> Reply:
@@ -47,3 +57,38 @@ def render(request: HookRequest, outcome: Outcome, details: bool = False) -> Rep
 def render_error(message: str) -> Reply:
     body = {"decision": "deny", "reason": error_reason(message)}
     return Reply(jsonfast.dumps(body) + "\n", "", 0)
+
+
+def spec() -> Agent:
+    from dcg.agents import _spec, claude
+
+    return _spec.Agent(
+        name=NAME,
+        title="Gemini CLI",
+        shells=_SHELLS,
+        file_tools=FILE_TOOLS,
+        fields=OUTPUT_FIELDS,
+        fields_source="google-gemini/gemini-cli packages/core/src/hooks (decision ask since "
+        "2026-03)",
+        fields_date="2026-12",
+        user_path=".gemini/settings.json",
+        project_path=".gemini/settings.json",
+        home_dirs=(".gemini",),
+        binaries=("gemini",),
+        layout=_spec.Grouped(
+            "BeforeTool",
+            "run_shell_command|write_file|replace",
+            {"name": "dcg", "type": "command", "command": None, "timeout": 5000},
+        ),
+        probe=_spec.Probe(
+            claude.probe_payload("run_shell_command", hook_event_name="BeforeTool"),
+            path=("decision",),
+        ),
+        fails=_spec.FAILS_MIXED,
+        fail_text="a time-out or a hook that cannot start lets the command run; a crash "
+        "(exit other than 0, 1 or 2, 127 for a missing interpreter included) blocks it; "
+        "exit 1 lets it run with a warning",
+        note="Gemini asks you to accept a new or changed project hook (fingerprinted by name "
+        "and command) before it runs; user-level hooks run at the next start.",
+        covers=("run_shell_command", "write_file", "replace"),
+    )

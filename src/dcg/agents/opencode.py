@@ -5,6 +5,17 @@ OpenCode has no stdin hook, so ``dcg install`` writes a plugin (``dcg.js``) whos
 
     {"tool": "bash", "command": "git reset --hard", "cwd": "/repo", "sessionID": "ses_1"}
 
+and, for a file-writing tool (:data:`FILE_TOOLS`), the tool's own arguments under ``args``
+(OpenCode's names: ``filePath``, ``patchText``, a ``multiedit``'s ``edits``), without the
+text it writes (``content``, ``oldString``, ``newString``: they never name a file)::
+
+    {"tool": "write", "args": {"filePath": "/repo/x.py"}, "cwd": "/repo", "sessionID": "ses_1"}
+
+A relative ``filePath`` is the session directory's (``cwd``), as OpenCode resolves it.
+Where a named path leads elsewhere through a link, the plugin adds where it really leads
+(``"resolved": ["/home/ana/.config/opencode/plugins/x.js"]``): the keyword prefilter reads
+the payload's text, and a link the user made must not hide OpenCode's config from it.
+
 dcg answers with nothing (no opinion) or one JSON object the shim acts on::
 
     {"decision": "deny", "reason": "<for the model>", "message": "<for the user>"}
@@ -18,21 +29,34 @@ to the tool's output.
 from __future__ import annotations
 
 from dcg import jsonfast
-from dcg.agents import _fields
 from dcg.agents._common import cap, command_text, error_reason, text, user_text
 from dcg.hookio import WARNING, HookRequest, Reply
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from dcg.agents._spec import Agent
     from dcg.hookio import Outcome
 
 NAME = "opencode"
 
-OUTPUT_FIELDS: dict[str, frozenset[str]] = _fields.fields(NAME)
+# dcg's own plugin protocol (this module's docstring).
+OUTPUT_FIELDS: dict[str, frozenset[str]] = {"": frozenset({"decision", "reason", "message"})}
+
+
+# OpenCode's tools that write files (1.18: `write`, `edit`, `apply_patch`; `patch` and
+# `multiedit` in earlier 1.x); dcg judges the paths they change (dcg.selfguard).
+FILE_TOOLS = frozenset(("write", "edit", "multiedit", "patch", "apply_patch"))
 
 
 def read(payload: dict[str, object]) -> HookRequest | None:
     tool = payload.get("tool")
+    if isinstance(tool, str) and tool.lower() in FILE_TOOLS:
+        from dcg.agents._common import file_request
+
+        cwd, session = text(payload.get("cwd")), text(payload.get("sessionID"))
+        found = payload.get("resolved")
+        extra = [p for p in found if isinstance(p, str) and p] if isinstance(found, list) else []
+        return file_request(NAME, tool, payload.get("args"), cwd, session, extra=extra)
     if tool != "bash":
         return None
     command = command_text(payload.get("command"))
@@ -61,3 +85,37 @@ def render(request: HookRequest, outcome: Outcome, details: bool = False) -> Rep
 def render_error(message: str) -> Reply:
     body = {"decision": "deny", "reason": error_reason(message)}
     return Reply(jsonfast.dumps(body) + "\n", "", 0)
+
+
+def spec() -> Agent:
+    from dcg.agents import _opencode, _spec
+
+    return _spec.Agent(
+        name=NAME,
+        title="OpenCode",
+        shells={"bash": "bash"},
+        file_tools=FILE_TOOLS,
+        fields=OUTPUT_FIELDS,
+        fields_source="dcg's own plugin protocol (src/dcg/agents/opencode.py)",
+        fields_date="2026-12",
+        # plugins/ (plural) is the directory OpenCode's v1 docs name; v2 scans it too.
+        user_path=".config/opencode/plugins/dcg.js",
+        project_path=".opencode/plugins/dcg.js",
+        home_dirs=(".config/opencode",),
+        binaries=("opencode",),
+        layout=_spec.OwnedText(
+            _opencode.installed_plugin, _opencode.plugin_command, _opencode.plugin_covers
+        ),
+        probe=_spec.Probe(
+            {"tool": "bash", "command": "{command}", "cwd": "{cwd}", "sessionID": "dcg-doctor"},
+            path=("decision",),
+            exit_codes=(),
+        ),
+        fails=_spec.FAILS_MIXED,
+        fail_text="the plugin blocks a command when dcg cannot start or answers nonsense; a "
+        "plugin OpenCode cannot load guards nothing",
+        note="Restart OpenCode to load the plugin. It is written for the OpenCode found here "
+        "(v1 or v2; both when `opencode --version` cannot tell): run dcg install again after "
+        "upgrading OpenCode from v1 to v2 (dcg doctor says whether it loads).",
+        legacy=((".config/opencode/plugin/dcg.js", ".opencode/plugin/dcg.js"),),
+    )

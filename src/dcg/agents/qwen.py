@@ -12,17 +12,23 @@ written anywhere: the person finds the pending item with ``dcg confirm``.
 from __future__ import annotations
 
 from dcg import jsonfast
-from dcg.agents import _fields
 from dcg.agents._common import cap, error_reason, text, tool_call
 from dcg.hookio import SOFT_BLOCK, WARNING, HookRequest, Reply
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from dcg.agents._spec import Agent
     from dcg.hookio import Outcome
 
 NAME = "qwen"
 
-OUTPUT_FIELDS: dict[str, frozenset[str]] = _fields.fields(NAME)
+# QwenLM/qwen-code docs/users/features/hooks.md, PreToolUse output options (read 2026-12).
+OUTPUT_FIELDS: dict[str, frozenset[str]] = {
+    "": frozenset({"hookSpecificOutput"}),
+    "hookSpecificOutput": frozenset(
+        {"hookEventName", "permissionDecision", "permissionDecisionReason", "additionalContext"}
+    ),
+}
 
 _SHELLS = {"run_shell_command": "bash"}
 # Qwen Code's file-writing tools (Gemini CLI's, `replace` renamed `edit`): dcg judges the
@@ -54,3 +60,32 @@ def render_error(message: str) -> Reply:
         "permissionDecisionReason": error_reason(message),
     }
     return Reply(jsonfast.dumps({"hookSpecificOutput": specific}) + "\n", "", 0)
+
+
+def spec() -> Agent:
+    from dcg.agents import _spec, claude
+
+    return _spec.Agent(
+        name=NAME,
+        title="Qwen Code",
+        shells=_SHELLS,
+        file_tools=FILE_TOOLS,
+        fields=OUTPUT_FIELDS,
+        fields_source="QwenLM/qwen-code docs/users/features/hooks.md, PreToolUse output options",
+        fields_date="2026-12",
+        user_path=".qwen/settings.json",
+        project_path=".qwen/settings.json",
+        home_dirs=(".qwen",),
+        binaries=("qwen",),
+        # Qwen's timeout is in milliseconds.
+        layout=_spec.Grouped(
+            "PreToolUse",
+            "^(run_shell_command|write_file|edit|replace)$",
+            {"type": "command", "command": None, "name": "dcg", "timeout": 10000},
+        ),
+        probe=_spec.Probe(claude.probe_payload("run_shell_command"), exit_codes=()),
+        fails=_spec.FAILS_OPEN,
+        fail_text="other exit codes and time-outs (60 s) let the command run",
+        note="Restart qwen; project settings apply only in a folder you trusted.",
+        covers=("run_shell_command", "write_file", "edit", "replace"),
+    )

@@ -2,18 +2,19 @@
 
 from __future__ import annotations
 
-from dcg.agents import _fields
 from dcg.agents._common import cap, command_text, error_reason, file_request, human_stderr, text
 from dcg.hookio import WARNING, HookRequest, Reply
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from dcg.agents._spec import Agent
     from dcg.hookio import Outcome
 
 NAME = "windsurf"
 
 # Windsurf reads no JSON from a hook: stdout stays empty.
-OUTPUT_FIELDS: dict[str, frozenset[str]] = _fields.fields(NAME)
+# Windsurf reads no JSON from a hook: stdout stays empty (docs.windsurf.com Cascade hooks).
+OUTPUT_FIELDS: dict[str, frozenset[str]] = {}
 
 
 def read(payload: dict[str, object]) -> HookRequest | None:
@@ -50,3 +51,38 @@ def render(request: HookRequest, outcome: Outcome, details: bool = False) -> Rep
 
 def render_error(message: str) -> Reply:
     return Reply("", error_reason(message) + "\n", 2)
+
+
+def spec() -> Agent:
+    from dcg.agents import _spec
+
+    return _spec.Agent(
+        name=NAME,
+        title="Windsurf (Cascade)",
+        shells={"pre_run_command": "bash"},
+        file_tools=frozenset({"pre_write_code"}),
+        fields=OUTPUT_FIELDS,
+        fields_source="docs.windsurf.com Cascade hooks: exit 2 and stderr, no JSON",
+        fields_date="2026-12",
+        user_path=".codeium/windsurf/hooks.json",
+        project_path=".windsurf/hooks.json",
+        home_dirs=(".codeium/windsurf",),
+        binaries=("windsurf",),
+        layout=_spec.Flat(
+            "pre_run_command",
+            {"command": None, "show_output": True},
+            extra_events=("pre_write_code",),
+        ),
+        probe=_spec.Probe(
+            {
+                "agent_action_name": "pre_run_command",
+                "trajectory_id": "dcg-doctor",
+                "tool_info": {"command_line": "{command}", "cwd": "{cwd}"},
+            },
+            path=(),
+        ),
+        fails=_spec.FAILS_OPEN,
+        fail_text="Windsurf documents no failure behaviour: only exit 2 is a block, so a "
+        "crash or a time-out is taken to let the command run",
+        note="Restart Windsurf to load the hook.",
+    )

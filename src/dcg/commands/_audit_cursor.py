@@ -46,14 +46,19 @@ def lines(data: bytes, start: int = 0) -> list[Line]:
 
 
 def _parse(raw: bytes) -> dict[str, object] | None:
+    """The record of a line; None for a torn fragment or garbage (a record glued onto one
+    by an older dcg is read on its own, see :func:`dcg.state.history.salvage`)."""
+    from dcg.state.history import salvage
+
     if not raw.strip():
         return None
-    try:
-        rec = json.loads(raw)
-    except (ValueError, UnicodeDecodeError):
-        return None
-    if isinstance(rec, dict) and isinstance(rec.get("rule_id"), str):
-        return rec
+    for text in (raw, salvage(raw)):
+        try:
+            rec = json.loads(text)
+        except (ValueError, UnicodeDecodeError):
+            continue
+        if isinstance(rec, dict) and isinstance(rec.get("rule_id"), str):
+            return rec
     return None
 
 

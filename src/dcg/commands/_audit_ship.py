@@ -36,6 +36,7 @@ ATTRIBUTES: dict[str, str] = {
     "response_level": "dcg.level",
     "allowed": "dcg.allowed",
     "via": "dcg.via",
+    "snapshot": "dcg.snapshot",
     "agent": "dcg.agent",
     "project": "dcg.project",
     "cwd": "dcg.cwd",
@@ -45,6 +46,8 @@ ATTRIBUTES: dict[str, str] = {
     "host": "host.name",
     "user": "user.name",
     "uid": "user.id",
+    "boot": "dcg.boot.id",
+    "up": "dcg.boot.uptime",
 }
 # Response level -> OpenTelemetry severity number (logs data model: 9 INFO, 13 WARN, 17 ERROR).
 SEVERITY: dict[str, int] = {"allow": 9, "warning": 13, "soft_block": 13, "hard_block": 17}

@@ -10,14 +10,18 @@ from __future__ import annotations
 import json
 import os
 import re
-import shlex
 import shutil
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 # The one list of agents is dcg.agents.AGENTS; install, uninstall and doctor use it from here.
+from dcg import agents as _agents
 from dcg.agents import AGENTS as AGENTS
-from dcg.commands import _hookcmd
+from dcg.agents import _spec
+from dcg.commands import _hookcmd, _owned
 from dcg.errors import DcgError
+
+if TYPE_CHECKING:
+    from dcg.agents._spec import Agent
 
 # The registered command's two forms (install, uninstall and doctor use them from here).
 ENTRY_NAME = _hookcmd.ENTRY_NAME
@@ -32,120 +36,48 @@ package_of = _hookcmd.package_of
 parse_command = _hookcmd.parse_command
 registered_entry = _hookcmd.registered_entry
 
-
-class Spec(NamedTuple):
-    """One agent's hook settings: files, the event list dcg goes in, how it is found."""
-
-    user_path: str  # relative to HOME
-    project_path: str  # relative to the project directory
-    home_dirs: tuple[str, ...]  # any of these under HOME means the agent is installed
-    binaries: tuple[str, ...]
-    event: str  # key under "hooks"; empty for owned files
-    owned: bool  # dcg writes the whole file
-
-
-_C, _P, _G = "PreToolUse", ".claude/settings.json", ".gemini/settings.json"
-SPECS: dict[str, Spec] = {
-    "claude": Spec(_P, _P, (".claude",), ("claude",), _C, False),
-    "codex": Spec(".codex/hooks.json", ".codex/hooks.json", (".codex",), ("codex",), _C, False),
-    "gemini": Spec(
-        ".gemini/settings.json",
-        ".gemini/settings.json",
-        (".gemini",),
-        ("gemini",),
-        "BeforeTool",
-        False,
-    ),
-    "copilot": Spec(
-        ".copilot/hooks/dcg.json", ".github/hooks/dcg.json", (".copilot",), ("copilot",), "", True
-    ),
-    "cursor": Spec(
-        ".cursor/hooks.json",
-        ".cursor/hooks.json",
-        (".cursor",),
-        ("cursor", "cursor-agent"),
-        "beforeShellExecution",
-        False,
-    ),
-    "windsurf": Spec(
-        ".codeium/windsurf/hooks.json",
-        ".windsurf/hooks.json",
-        (".codeium/windsurf",),
-        ("windsurf",),
-        "pre_run_command",
-        False,
-    ),
-    # plugins/ (plural) is the directory OpenCode's v1 docs name; v2 scans it too.
-    "opencode": Spec(
-        ".config/opencode/plugins/dcg.js",
-        ".opencode/plugins/dcg.js",
-        (".config/opencode",),
-        ("opencode",),
-        "",
-        True,
-    ),
-    # Factory Droid: Claude Code's hooks.json layout; its shell tool is `Execute`.
-    "factory": Spec(
-        ".factory/hooks.json", ".factory/hooks.json", (".factory",), ("droid",), _C, False
-    ),
-    # Qwen Code: Gemini CLI's settings layout with Claude Code's PreToolUse event.
-    "qwen": Spec(".qwen/settings.json", ".qwen/settings.json", (".qwen",), ("qwen",), _C, False),
-    # Auggie (Augment's CLI): Claude Code's layout in settings.json; runs only `.sh` files.
-    "auggie": Spec(
-        ".augment/settings.json", ".augment/settings.json", (".augment",), ("auggie",), _C, False
-    ),
-}
-
-# The tool names each agent's matcher must cover for dcg to see every shell command and
-# every file-writing tool (a file tool can unhook dcg as well as a shell can).
-SHELL_TOOLS: dict[str, tuple[str, ...]] = {
-    "claude": ("Bash", "PowerShell", "Write", "Edit", "MultiEdit", "NotebookEdit"),
-    "codex": ("Bash", "apply_patch"),
-    "gemini": ("run_shell_command", "write_file", "replace"),
-    "factory": ("Execute", "Create", "Edit", "MultiEdit", "ApplyPatch"),
-    "qwen": ("run_shell_command", "write_file", "edit", "replace"),
-    "auggie": ("launch-process", "save-file", "str-replace-editor", "remove-files"),
-}
+# Every agent's spec (dcg.agents.<name>.spec()), by name.
+SPECS: dict[str, Agent] = {name: _agents.spec(name) for name in AGENTS}
+# The hook matcher dcg registers, per agent whose layout has one.
 MATCHERS = {
-    "claude": "Bash|PowerShell|Write|Edit|MultiEdit|NotebookEdit",
-    "codex": "^(Bash|apply_patch)$",
-    "gemini": "run_shell_command|write_file|replace",
-    "factory": "Execute|Create|Edit|MultiEdit|ApplyPatch",
-    "qwen": "^(run_shell_command|write_file|edit|replace)$",
-    "auggie": "^(launch-process|save-file|str-replace-editor|remove-files)$",
+    n: s.layout.matcher
+    for n, s in SPECS.items()
+    if isinstance(s.layout, _spec.Grouped) and s.layout.matcher is not None
 }
+# The script dcg registers instead of its command, per agent that runs only a script.
+WRAPPERS = {n: c.path for n, s in SPECS.items() for c in s.companions if c.runs}
 
-# Agents whose hook command must be a script file: Auggie's docs say the command is the
-# path of a `.sh` file. dcg owns a small script there (relative to the settings file's
-# directory) that runs `dcg hook`, and registers the script's path.
-WRAPPERS = {"auggie": "hooks/dcg-hook.sh"}
-_WRAPPER_MARK = "# dcg-hook-wrapper: written by `dcg install`; `dcg uninstall` removes it."
+
+class Paths(NamedTuple):
+    user_path: str
+    project_path: str
+
+
+# Where an older dcg wrote a file it owns: install moves it, uninstall removes it too.
+LEGACY = {n: Paths(*s.legacy[0]) for n, s in SPECS.items() if s.legacy}
+
+_Owned = (_spec.OwnedJson, _spec.OwnedScript, _spec.OwnedText)
+
+
+def owned(agent: str) -> bool:
+    """Whether dcg writes the agent's settings file whole."""
+    return isinstance(SPECS[agent].layout, _Owned)
 
 
 def wrapper_path(agent: str, settings: str) -> str | None:
     """Where dcg's hook script for ``agent`` goes, beside its ``settings``; None: no script."""
     rel = WRAPPERS.get(agent)
-    return os.path.join(os.path.dirname(settings), rel) if rel else None
+    return os.path.normpath(os.path.join(os.path.dirname(settings), rel)) if rel else None
 
 
-def wrapper_text(command: str) -> str:
-    return f'#!/bin/sh\n{_WRAPPER_MARK}\nexec {command} "$@"\n'
+def companions(agent: str, settings: str) -> list[tuple[str, _spec.Companion]]:
+    """The files dcg writes beside ``settings`` for ``agent``: (path, companion)."""
+    base = os.path.dirname(settings)
+    return [(os.path.normpath(os.path.join(base, c.path)), c) for c in SPECS[agent].companions]
 
 
-def wrapper_command(text: str) -> str | None:
-    """The dcg command a script dcg wrote runs; None when it is not dcg's script."""
-    if _WRAPPER_MARK not in text:
-        return None
-    match = re.search(r'^exec (.*) "\$@"$', text, re.M)
-    return match.group(1) if match and is_dcg_command(match.group(1)) else None
-
-
-# Where an older dcg wrote a file it owns: install moves it, uninstall removes it too.
-LEGACY: dict[str, Spec] = {
-    "opencode": SPECS["opencode"]._replace(
-        user_path=".config/opencode/plugin/dcg.js", project_path=".opencode/plugin/dcg.js"
-    ),
-}
+wrapper_text = _owned.script_text
+wrapper_command = _owned.script_command
 
 
 def legacy_path(agent: str, *, home: str, cwd: str, project: bool) -> str | None:
@@ -157,8 +89,13 @@ def legacy_path(agent: str, *, home: str, cwd: str, project: bool) -> str | None
 
 
 def settings_path(agent: str, *, home: str, cwd: str, project: bool) -> str:
+    """The agent's settings file in your home or the project; DcgError where it reads none."""
     spec = SPECS[agent]
-    return os.path.join(cwd, spec.project_path) if project else os.path.join(home, spec.user_path)
+    rel = spec.project_path if project else spec.user_path
+    if rel is None:
+        where = "a project's" if project else "your own"
+        raise DcgError(f"{spec.title} reads no hooks from {where} settings")
+    return os.path.join(cwd, rel) if project else os.path.join(home, rel)
 
 
 def is_present(agent: str, home: str) -> bool:
@@ -214,81 +151,84 @@ def dump_json(file: JsonFile) -> str:
 
 
 def entry(agent: str, command: str) -> dict[str, object]:
-    """The hook group dcg adds to the agent's event list."""
-    if agent == "claude":
-        return {
-            "matcher": MATCHERS[agent],
-            "hooks": [{"type": "command", "command": command, "timeout": 10}],
-        }
-    if agent == "auggie":
-        # Auggie's timeout is in milliseconds.
-        return {
-            "matcher": MATCHERS[agent],
-            "hooks": [{"type": "command", "command": command, "timeout": 10000}],
-        }
-    if agent in ("codex", "factory"):
-        return {
-            "matcher": MATCHERS[agent],
-            "hooks": [{"type": "command", "command": command, "timeout": 10}],
-        }
-    if agent == "gemini":
-        hook = {"name": "dcg", "type": "command", "command": command, "timeout": 5000}
-        return {"matcher": MATCHERS[agent], "hooks": [hook]}
-    if agent == "qwen":
-        # Qwen's timeout is in milliseconds.
-        hook = {"type": "command", "command": command, "name": "dcg", "timeout": 10000}
-        return {"matcher": MATCHERS[agent], "hooks": [hook]}
-    if agent == "cursor":
-        # No failClosed: by two third-party descriptions, with failClosed a permission hook
-        # that prints nothing blocks — and dcg prints nothing for every command it does not
-        # match. Without it, an empty answer is no opinion under either reading; dcg's own
-        # failures still answer `permission: deny` (render_error), so nothing relies on it.
-        return {"command": command, "timeout": 30}
-    if agent == "windsurf":
-        return {"command": command, "show_output": True}
+    """The hook group (or flat hook object, or rule) dcg adds to the agent's event list."""
+    layout = SPECS[agent].layout
+    if isinstance(layout, _spec.Grouped):
+        hook = {k: command if k == "command" else v for k, v in layout.hook.items()}
+        group: dict[str, object] = {} if layout.matcher is None else {"matcher": layout.matcher}
+        group["hooks"] = [hook]
+        return group
+    if isinstance(layout, _spec.Flat):
+        return {k: command if k == "command" else v for k, v in layout.hook.items()}
     raise ValueError(agent)
+
+
+def _rules(agent: str, command: str) -> list[dict[str, object]]:
+    layout = SPECS[agent].layout
+    assert isinstance(layout, _spec.Rules)
+    return [{k: command if v == _spec.COMMAND else v for k, v in r.items()} for r in layout.rules]
 
 
 def new_file(agent: str) -> dict[str, object]:
     """What a settings file dcg creates holds besides dcg's entry."""
-    return {"version": 1, "hooks": {}} if agent == "cursor" else {"hooks": {}}
+    layout = SPECS[agent].layout
+    if isinstance(layout, _spec.Flat):
+        return json.loads(json.dumps(layout.new_file))  # type: ignore[no-any-return]
+    return {} if isinstance(layout, _spec.Rules) else {"hooks": {}}
 
 
 def registered(agent: str, data: dict[str, object]) -> list[tuple[str | None, str]]:
-    """``(matcher, command)`` of every dcg hook in ``data`` (matcher None: no matcher)."""
+    """``(matcher, command)`` of every dcg hook in ``data`` (matcher None: no matcher field;
+    for a rules layout, the rule's tool)."""
+    layout = SPECS[agent].layout
     found: list[tuple[str | None, str]] = []
-    for group in _event_list(agent, data):
-        if not isinstance(group, dict):
-            continue
-        if agent in MATCHERS:
-            matcher = group.get("matcher")
-            for hook in group.get("hooks") or ():
-                if isinstance(hook, dict) and is_dcg_command(hook.get("command")):
-                    found.append((matcher if isinstance(matcher, str) else "", hook["command"]))
-        elif is_dcg_command(group.get("command")):
-            found.append((None, str(group["command"])))
+    if isinstance(layout, _spec.Rules):
+        for rule in _rule_list(layout, data):
+            if isinstance(rule, dict) and is_dcg_command(rule.get("to")):
+                found.append((str(rule.get("tool", "")), str(rule["to"])))
+        return found
+    for event in events_of(agent)[:1]:  # the shell event: every layout has one
+        for group in _event_list(data, event):
+            if not isinstance(group, dict):
+                continue
+            if isinstance(layout, _spec.Grouped):
+                matcher = group.get("matcher")
+                for hook in group.get("hooks") or ():
+                    if isinstance(hook, dict) and is_dcg_command(hook.get("command")):
+                        found.append((matcher if isinstance(matcher, str) else "", hook["command"]))
+            elif is_dcg_command(group.get("command")):
+                matcher = group.get("matcher")
+                found.append((matcher if isinstance(matcher, str) else None, group["command"]))
     return found
 
 
-def _event_list(agent: str, data: dict[str, object]) -> list[object]:
+def _rule_list(layout: _spec.Rules, data: dict[str, object]) -> list[object]:
+    rules = data.get(layout.key)
+    return rules if isinstance(rules, list) else []
+
+
+def _event_list(data: dict[str, object], event: str) -> list[object]:
     hooks = data.get("hooks")
     if not isinstance(hooks, dict):
         return []
-    events = hooks.get(SPECS[agent].event)
+    events = hooks.get(event)
     return events if isinstance(events, list) else []
 
 
-# Events with no matcher that an agent sends before a file-writing tool runs; dcg is
-# registered there too, because a file tool can unhook dcg as well as a shell can.
-FILE_EVENTS: dict[str, tuple[str, ...]] = {"windsurf": ("pre_write_code",)}
-
-
 def events_of(agent: str) -> tuple[str, ...]:
-    return (SPECS[agent].event, *FILE_EVENTS.get(agent, ()))
+    layout = SPECS[agent].layout
+    if isinstance(layout, _spec.Flat):
+        return (layout.event, *layout.extra_events)
+    if isinstance(layout, _spec.Grouped):
+        return (layout.event,)
+    return ()
 
 
 def add(agent: str, data: dict[str, object], command: str) -> list[str]:
     """Merge dcg's entries into ``data`` in place; the changes made, empty when none."""
+    layout = SPECS[agent].layout
+    if isinstance(layout, _spec.Rules):
+        return _add_rules(agent, layout, data, command)
     hooks = data.setdefault("hooks", {})
     if not isinstance(hooks, dict):
         raise DcgError(f'"hooks" is not an object in the {agent} settings; fix it first')
@@ -298,7 +238,24 @@ def add(agent: str, data: dict[str, object], command: str) -> list[str]:
     return changes
 
 
+def _add_rules(agent: str, layout: _spec.Rules, data: dict[str, object], command: str) -> list[str]:
+    rules = data.setdefault(layout.key, [])
+    if not isinstance(rules, list):
+        raise DcgError(f'"{layout.key}" is not a list in the {agent} settings; fix it first')
+    mine = [r for r in rules if isinstance(r, dict) and is_dcg_command(r.get("to"))]
+    wanted = _rules(agent, command)
+    if mine == wanted and rules[: len(mine)] == mine:
+        return []
+    kept = [r for r in rules if not (isinstance(r, dict) and is_dcg_command(r.get("to")))]
+    # The first matching rule decides: dcg's rules go before every rule of yours.
+    rules[:] = [*wanted, *kept]
+    if mine:
+        return [f"dcg's rules -> first, delegating to {command!r}"]
+    return [f"added {layout.key} rules delegating to {command}"]
+
+
 def _add_event(agent: str, hooks: dict[str, object], event: str, command: str) -> list[str]:
+    layout = SPECS[agent].layout
     events = hooks.setdefault(event, [])
     if not isinstance(events, list):
         raise DcgError(f'"hooks.{event}" is not a list; fix it first')
@@ -306,7 +263,7 @@ def _add_event(agent: str, hooks: dict[str, object], event: str, command: str) -
     for group in events:
         if not isinstance(group, dict):
             continue
-        if agent in MATCHERS:
+        if isinstance(layout, _spec.Grouped):
             hooks_of = [h for h in group.get("hooks") or () if isinstance(h, dict)]
             mine = [h for h in hooks_of if is_dcg_command(h.get("command"))]
             if not mine:
@@ -315,18 +272,24 @@ def _add_event(agent: str, hooks: dict[str, object], event: str, command: str) -
                 if hook.get("command") != command:
                     changes.append(f"hook command {hook.get('command')!r} -> {command!r}")
                     hook["command"] = command
+                for key in layout.required:
+                    if hook.get(key) != layout.hook[key]:
+                        changes.append(f"{key} {hook.get(key)!r} -> {layout.hook[key]!r}")
+                        hook[key] = layout.hook[key]
             if not covers(agent, group.get("matcher")):
-                changes.append(f"matcher {group.get('matcher')!r} -> {MATCHERS[agent]!r}")
-                group["matcher"] = MATCHERS[agent]
+                changes.append(f"matcher {group.get('matcher')!r} -> {layout.matcher!r}")
+                group["matcher"] = layout.matcher
             return changes
         if is_dcg_command(group.get("command")):
             if group["command"] != command:
                 changes.append(f"hook command {group['command']!r} -> {command!r}")
                 group["command"] = command
-            if agent == "cursor" and "failClosed" in group:
-                # See entry(): under one reading failClosed blocks every unmatched command.
-                del group["failClosed"]
-                changes.append("removed failClosed (empty output must stay no opinion)")
+            assert isinstance(layout, _spec.Flat)
+            for key, why in layout.drop.items():
+                if key in group:
+                    # See the agent's spec: the key must not be there.
+                    del group[key]
+                    changes.append(why)
             return changes
     events.append(entry(agent, command))
     return [f"added {event} hook: {command}"]
@@ -334,6 +297,17 @@ def _add_event(agent: str, hooks: dict[str, object], event: str, command: str) -
 
 def remove(agent: str, data: dict[str, object]) -> bool:
     """Remove dcg's entries (and containers left empty by that) from ``data`` in place."""
+    layout = SPECS[agent].layout
+    if isinstance(layout, _spec.Rules):
+        rules = _rule_list(layout, data)
+        kept = [r for r in rules if not (isinstance(r, dict) and is_dcg_command(r.get("to")))]
+        if len(kept) == len(rules):
+            return False
+        if kept:
+            data[layout.key] = kept
+        else:
+            del data[layout.key]
+        return True
     hooks = data.get("hooks")
     if not isinstance(hooks, dict):
         return False
@@ -344,18 +318,15 @@ def remove(agent: str, data: dict[str, object]) -> bool:
 
 
 def _remove_event(agent: str, hooks: dict[str, object], event: str) -> bool:
+    grouped = isinstance(SPECS[agent].layout, _spec.Grouped)
     events = hooks.get(event)
     if not isinstance(events, list) or not events:
         return False
     changed = False
     kept: list[object] = []
     for group in events:
-        if isinstance(group, dict) and agent in MATCHERS and isinstance(group.get("hooks"), list):
-            others = [
-                h
-                for h in group["hooks"]
-                if not (isinstance(h, dict) and is_dcg_command(h.get("command")))
-            ]
+        if isinstance(group, dict) and grouped and isinstance(group.get("hooks"), list):
+            others = [h for h in group["hooks"] if not _is_dcg_hook(h)]
             if len(others) != len(group["hooks"]):
                 changed = True
                 if not others:
@@ -380,9 +351,9 @@ def _is_dcg_hook(hook: object) -> bool:
 
 def covers(agent: str, matcher: object) -> bool:
     """Whether a hook ``matcher`` makes the agent run dcg for all of its shell tools."""
-    if agent not in SHELL_TOOLS:
+    if not isinstance(SPECS[agent].layout, _spec.Grouped | _spec.TomlTables | _spec.Flat):
         return True
-    if matcher in (None, "", "*"):
+    if matcher in (None, "", "*", ".*"):
         return True
     if not isinstance(matcher, str):
         return False
@@ -390,17 +361,38 @@ def covers(agent: str, matcher: object) -> bool:
         pattern = re.compile(matcher)
     except re.error:
         return False
-    return all(pattern.fullmatch(tool) or pattern.search(tool) for tool in SHELL_TOOLS[agent])
+    return all(pattern.fullmatch(tool) or pattern.search(tool) for tool in SPECS[agent].tools())
+
+
+def covered(agent: str, data: dict[str, object]) -> bool:
+    """Whether the dcg entries in ``data`` make the agent run dcg for all of its tools."""
+    layout = SPECS[agent].layout
+    found = registered(agent, data)
+    if isinstance(layout, _spec.Rules):
+        # dcg's rules must come first (the first matching rule decides) and name every tool.
+        rules = _rule_list(layout, data)
+        first = [
+            r for r in rules[: len(found)] if isinstance(r, dict) and is_dcg_command(r.get("to"))
+        ]
+        wanted = {str(r.get("tool")) for r in layout.rules}
+        return len(first) == len(found) and wanted <= {t for t, _ in found}
+    return any(covers(agent, matcher) for matcher, _ in found)
 
 
 def snippet(agent: str, command: str) -> str:
     """What to add to the agent's settings by hand when dcg cannot edit them."""
-    if SPECS[agent].owned:
+    layout = SPECS[agent].layout
+    if owned(agent):
         return owned_text(agent, command)
+    if isinstance(layout, _spec.TomlTables):
+        return _owned.table_text(layout, command)
     data = new_file(agent)
+    if isinstance(layout, _spec.Rules):
+        data[layout.key] = _rules(agent, command)
+        return json.dumps(data, indent=2) + "\n"
     hooks = data["hooks"]
     assert isinstance(hooks, dict)
-    for event in (SPECS[agent].event, *FILE_EVENTS.get(agent, ())):
+    for event in events_of(agent):
         hooks[event] = [entry(agent, command)]
     return json.dumps(data, indent=2) + "\n"
 
@@ -409,41 +401,19 @@ def snippet(agent: str, command: str) -> str:
 
 
 def owned_text(agent: str, command: str) -> str:
-    if agent == "copilot":
-        hook = {"type": "command", "bash": command, "powershell": command, "timeoutSec": 10}
-        return json.dumps({"version": 1, "hooks": {"preToolUse": [hook]}}, indent=2) + "\n"
-    if agent == "opencode":
-        # The plugin API of the OpenCode installed here (both when it cannot be told).
-        from dcg.commands import _opencode
-
-        return _opencode.plugin(shlex.split(command), _opencode.api(_opencode.version()))
-    raise ValueError(agent)
+    layout = SPECS[agent].layout
+    assert isinstance(layout, _Owned)
+    return _owned.text(layout, command)
 
 
 def owned_command(agent: str, text: str) -> str | None:
     """The dcg command a file dcg wrote runs; None when it is not dcg's file."""
-    if agent == "copilot":
-        try:
-            data = json.loads(text)
-            command = data["hooks"]["preToolUse"][0]["bash"]
-        except (ValueError, KeyError, IndexError, TypeError):
-            return None
-        return command if is_dcg_command(command) else None
-    match = re.search(r"^const DCG = (\[.*\]);$", text, re.M)
-    if match is None or "dcg-plugin-shim" not in text:
-        return None
-    try:
-        argv = json.loads(match.group(1))
-    except ValueError:
-        return None
-    return shlex.join(argv) if isinstance(argv, list) and argv else None
+    layout = SPECS[agent].layout
+    assert isinstance(layout, _Owned)
+    return _owned.command_of(layout, text)
 
 
 def owned_covers(agent: str, text: str) -> bool:
-    if agent == "copilot":
-        try:
-            hook = json.loads(text)["hooks"]["preToolUse"][0]
-        except (ValueError, KeyError, IndexError, TypeError):
-            return False
-        return is_dcg_command(hook.get("bash")) and is_dcg_command(hook.get("powershell"))
-    return True
+    layout = SPECS[agent].layout
+    assert isinstance(layout, _Owned)
+    return _owned.covers(layout, text)

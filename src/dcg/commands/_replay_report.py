@@ -5,6 +5,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import TYPE_CHECKING, NamedTuple
 
+from dcg.render import printable
+
 if TYPE_CHECKING:
     from dcg.commands._transcripts import Command, Counts
 
@@ -90,7 +92,7 @@ def text(summary: Summary, counts: Counts, n_files: int) -> str:
     lines += ["", "by day:", *_chart(summary.days, by_key=True)]
     lines += ["", "findings:"]
     for f in summary.findings:
-        flat = " ".join(f.command.split())
+        flat = printable(f.command)
         flat = flat if len(flat) <= 100 else flat[:99] + "…"
         lines.append(f"  {f.timestamp[:19] or '-':<19}  {f.level:<10}  {f.rule_id}")
         lines.append(f"      {flat}")

@@ -11,8 +11,10 @@ from dcg.errors import DcgError
 from dcg.state import allowlist, clock
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
+    from collections.abc import Callable
     from typing import TextIO
+
+    from dcg.decision import Response
 
 
 def main(
@@ -24,7 +26,7 @@ def main(
     reason: str | None = None,
     expires: str | None = None,
     json_out: bool = False,
-    response: Mapping[str, object] | None = None,
+    response: Response | None = None,
     stdin: TextIO | None = None,
     now: float | None = None,
 ) -> int:
@@ -49,7 +51,7 @@ def main(
         # The same normal form as add, so that the spelling used to add it removes it.
         what = str(target).strip() if target is not None else _segment(str(command))
         try:
-            n = allowlist.remove(path, what, command=command is not None)
+            n = allowlist.remove(path, what, command=command is not None, same=_same(what))
         except OSError as exc:
             raise DcgError(f"cannot write {path}: {exc}") from None
         if not n:
@@ -97,13 +99,13 @@ def _check_selector(selector: str) -> str:
 
 
 def _segment(command: str) -> str:
-    """The form the hook compares with: one simple command's argv joined by spaces."""
+    """The command an entry keeps: as typed (outer blanks trimmed), once it is known to be
+    one simple command the hook can compare (:func:`dcg.state.allowlist.entry_form`)."""
+    text = command.strip()
     try:
         from dcg.engine import parse_line
 
-        parsed = parse_line(command, "bash", None)
-    except (ImportError, AttributeError):
-        return " ".join(command.split())
+        parsed = parse_line(text, "bash", None)
     except Exception as exc:  # the parser's own errors: tell the user, do not guess
         raise DcgError(f"cannot parse the command: {exc}") from None
     if len(parsed) != 1:
@@ -111,15 +113,32 @@ def _segment(command: str) -> str:
             "an allowlisted command must be one simple command (no ;, &&, | or $(…)); "
             "add each part separately"
         )
-    return " ".join(parsed[0].argv)
+    from dcg.approvals import entry_form
+
+    if entry_form(text) is None:
+        raise DcgError(
+            "an allowlisted command cannot run through a wrapper that changes who runs it, "
+            "where or with what environment (sudo, ssh, env, xargs, …): allowlist the "
+            "command without it, or the rule"
+        )
+    return text
+
+
+def _same(command: str) -> Callable[[str], bool]:
+    """Whether an entry's text is the same simple command as ``command``."""
+    from dcg.approvals import entry_form
+
+    form = entry_form(command)
+    return lambda text: form is not None and entry_form(text) == form
 
 
 def _list(now: float, json_out: bool) -> int:
     now_iso = clock.iso(now)
-    rows = []
+    rows: list[dict[str, object]] = []
     sources = (("user", paths.allowlist_file()), ("system", paths.system_allowlist_file()))
     for source, path in sources:
-        for entry in allowlist.load_entries((path,), write_cache=False):
+        entries, invalid = allowlist.load((path,), write_cache=False)
+        for entry in entries:
             exp = entry.get("expires_at", "")
             rows.append(
                 {
@@ -130,6 +149,23 @@ def _list(now: float, json_out: bool) -> int:
                     "added_at": entry.get("added_at"),
                     "expires_at": exp or None,
                     "active": not exp or exp >= now_iso,
+                    "valid": True,
+                }
+            )
+        for bad in invalid:
+            # Ignored by the hook: shown with why, never as active.
+            rows.append(
+                {
+                    "scope": source,
+                    "rule": bad.get("rule"),
+                    "command": bad.get("command"),
+                    "reason": None,
+                    "added_at": None,
+                    "expires_at": None,
+                    "active": False,
+                    "valid": False,
+                    "entry": int(bad.get("index", "0")),
+                    "problem": allowlist.describe(bad),
                 }
             )
     if json_out:
@@ -147,6 +183,10 @@ def _list(now: float, json_out: bool) -> int:
     for col in ("scope", "allows", "reason", "expires", "status"):
         table.add_column(col)
     for r in rows:
+        if not r["valid"]:
+            status = "[red]invalid, ignored[/red]"
+            table.add_row(str(r["scope"]), _esc(str(r["problem"])), "", "", status)
+            continue
         allows = str(r["rule"]) if r["rule"] else f"command: {r['command']}"
         status = "[green]active[/green]" if r["active"] else "[dim]expired[/dim]"
         expires = str(r["expires_at"] or "never")

@@ -33,8 +33,8 @@ if TYPE_CHECKING:
 # The CSV columns: every field of schema 2 (docs/json-schema/history-record.v2.json).
 FIELDS = (
     "schema_version", "timestamp", "id", "rule_id", "pack_id", "severity", "response_level",
-    "allowed", "via", "agent", "session_id", "project", "cwd", "host", "user", "uid",
-    "command_hash", "command",
+    "allowed", "via", "snapshot", "agent", "session_id", "project", "cwd", "host", "user", "uid",
+    "command_hash", "boot", "up", "command",
 )  # fmt: skip
 DEFAULT_ENDPOINT = "http://localhost:4318/v1/logs"
 
@@ -77,31 +77,46 @@ def parse_since(text: str, now: float) -> str:
 
 
 def export(*, since: str | None, fmt: str, out: TextIO, now: float | None = None) -> int:
-    """Every well-formed record (since ``since``) to ``out``, as JSON lines or CSV."""
+    """Every well-formed record (since ``since``) to ``out``, as JSON lines or CSV.
+
+    The history is read a block at a time up to the size it had when opened, and each
+    record is written as it is read: memory does not grow with the file (issue 27).
+    """
     from dcg.state import files
+    from dcg.state.history import _timestamp
 
     cutoff = parse_since(since, time.time() if now is None else now) if since else ""
+    low = cutoff.encode()
+    path = paths.history_file()
     try:
-        data = files.read_shared(paths.history_file())
+        fd = files.open_private(path, os.O_RDONLY)
+    except FileNotFoundError:
+        fd = -1
     except OSError as exc:
-        raise DcgError(f"cannot read {paths.history_file()}: {exc}") from None
-    recs = [
-        ln.record
-        for ln in cursor.lines(data)
-        if ln.record is not None and str(ln.record.get("timestamp", "")) >= cutoff
-    ]
+        raise DcgError(f"cannot read {path}: {exc}") from None
     if fmt == "csv":
         import csv
 
         writer = csv.DictWriter(out, fieldnames=FIELDS, extrasaction="ignore")
         writer.writeheader()
-        for rec in recs:
-            writer.writerow({k: _csv(rec.get(k)) for k in FIELDS})
-        return 0
-    import json
-
-    for rec in recs:
-        out.write(json.dumps(rec, ensure_ascii=False, separators=(",", ":")) + "\n")
+    else:
+        import json
+    try:
+        size = os.fstat(fd).st_size if fd >= 0 else 0
+        for raw, _ in files.read_lines(fd, 0, size):
+            ts = _timestamp(raw)
+            if low and ts and ts < low:
+                continue  # older than --since: skipped without parsing it
+            rec = cursor._parse(raw)
+            if rec is None or str(rec.get("timestamp", "")) < cutoff:
+                continue
+            if fmt == "csv":
+                writer.writerow({k: _csv(rec.get(k)) for k in FIELDS})
+            else:
+                out.write(json.dumps(rec, ensure_ascii=False, separators=(",", ":")) + "\n")
+    finally:
+        if fd >= 0:
+            os.close(fd)
     return 0
 
 
@@ -171,6 +186,7 @@ def ship(
     if not lock.acquire():
         raise DcgError("another dcg audit ship is running; try again when it is done")
     try:
+        dropped = _dropped_unsent()
         shipper = Shipper(endpoint, headers, wait)
         history = paths.history_file()
         data = files.read_shared(history)
@@ -197,7 +213,41 @@ def ship(
     finally:
         lock.release()
     print(f"dcg: sent {sent} record{'s' if sent != 1 else ''} to {endpoint} ({source})", file=err)
+    if dropped:
+        from dcg.state.history import HOLD
+
+        print(
+            f"dcg: error: {dropped} record{'s were' if dropped != 1 else ' was'} pruned from the "
+            "history before it could be sent (pruning keeps at most history.max_entries x "
+            f"{HOLD} unsent records); run dcg audit ship more often",
+            file=err,
+        )
+        return 1
     return 0
+
+
+def _dropped_unsent() -> int:
+    """How many unsent records pruning had to drop since the last run (said once: the
+    count is taken, under the shipper's lock)."""
+    from dcg.state import files
+    from dcg.state.history import UNSENT_NAME
+
+    path = os.path.join(paths.config_dir(), UNSENT_NAME)
+    try:
+        data = files.read_bytes(path)
+    except OSError:
+        return 0
+    import json
+
+    total = 0
+    for raw in data.splitlines():
+        try:
+            total += int(json.loads(raw).get("dropped", 0))
+        except (ValueError, AttributeError, TypeError):
+            continue
+    if data:
+        os.unlink(path)
+    return total
 
 
 def _batches(pending: Sequence[cursor.Line], size: int) -> list[list[cursor.Line]]:

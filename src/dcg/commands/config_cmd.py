@@ -85,10 +85,11 @@ def main(
         import json
 
         doc = {
-            "response": dict(cfg.response),
+            "response": cfg.response.as_dict(),
             "history": dict(cfg.history),
             "hook": dict(cfg.hook),
             "audit": {**cfg.audit, "headers": _header_names(cfg.audit.get("headers"))},
+            "safety_net": dict(cfg.safety_net),
             "fixed": dict(cfg.fixed),
             "settings": rows,
             "files": list(cfg.sources),
@@ -123,7 +124,7 @@ def main(
     return 0
 
 
-# Keys the managed policy adds for the hook's own use; shown under their policy names.
+# Fields of the response that are not [response] keys: listed as their own rows.
 _INTERNAL = ("packs", "mode_floor", "allowlist_user")
 
 
@@ -151,12 +152,12 @@ def layer(source: str) -> str:
 def settings_rows(cfg: Config) -> list[dict[str, object]]:
     """Every setting with its value (as TOML), its source, its layer and what fixed it."""
     rows: list[dict[str, object]] = []
-    for section in ("response", "history", "hook", "audit"):
-        values: dict[str, object] = getattr(cfg, section)
+    for section in ("response", "history", "hook", "audit", "safety_net"):
+        values = cfg.response.as_dict() if section == "response" else getattr(cfg, section)
         for key, value in values.items():
             if key in _INTERNAL:
                 continue
-            if key in ("history_window", "max_age"):
+            if key in ("history_window", "max_age") or (section, key) == ("safety_net", "keep"):
                 value = format_duration(float(str(value)))
             if key == "headers":
                 value = _header_names(value)
@@ -200,18 +201,15 @@ def _header_names(value: object) -> list[str]:
 
 def mode_rows(cfg: Config) -> list[dict[str, object]]:
     """The per-pack and per-rule modes (``[response.packs."SEL"] mode``), longest first."""
-    table = cfg.response.get("packs")
+    table = cfg.response.packs
     out: list[dict[str, object]] = []
-    if not isinstance(table, dict):
-        return out
     for selector in sorted(table, key=lambda s: (-len(str(s)), str(s))):
         spec = table[selector]
-        mode = spec.get("mode") if isinstance(spec, dict) else spec
-        source = spec.get("source", "") if isinstance(spec, dict) else ""
+        mode, source = spec.get("mode"), str(spec.get("source", ""))
         kind = "rules" if ":" in str(selector) and not str(selector).endswith(":*") else "packs"
         row = _row(cfg, f'response.{kind}."{selector}".mode', _toml(mode), source or "config")
-        if "mode_floor" in cfg.response:
-            row["fixed"] = f"at least {cfg.response['mode_floor']}"
+        if cfg.response.mode_floor is not None:
+            row["fixed"] = f"at least {cfg.response.mode_floor}"
         out.append(row)
     return out
 

@@ -13,8 +13,11 @@ import tempfile
 from typing import TYPE_CHECKING, NamedTuple
 
 from dcg import paths
-from dcg.commands import _hooks
+from dcg.agents import _spec
+from dcg.commands import _doctor_platform, _hooks, _owned
 from dcg.errors import DcgError
+from dcg.state import allowlist
+from dcg.state.history import parse_line as history_line
 
 if TYPE_CHECKING:
     from typing import TextIO
@@ -33,75 +36,40 @@ class Finding(NamedTuple):
     fix: str
 
 
+def _fill(value: object, command: str, cwd: str) -> object:
+    if isinstance(value, dict):
+        return {k: _fill(v, command, cwd) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_fill(v, command, cwd) for v in value]
+    if value == "{command}":
+        return command
+    if value == "{cwd}":
+        return cwd
+    if isinstance(value, str) and "{command}" in value:
+        # A JSON document inside a string (Copilot's toolArgs): escaped as JSON.
+        return value.replace("{command}", json.dumps(command)[1:-1])
+    return value
+
+
 def _payload(agent: str, command: str, cwd: str) -> str:
-    """A ``PreToolUse``-style payload for ``command`` in ``agent``'s own format."""
-    if agent in ("claude", "codex", "factory"):
-        body: dict[str, object] = {
-            "session_id": "dcg-doctor",
-            "cwd": cwd,
-            "hook_event_name": "PreToolUse",
-            "permission_mode": "default",
-            "tool_name": "Execute" if agent == "factory" else "Bash",
-            "tool_input": {"command": command},
-        }
-        if agent == "codex":
-            body["turn_id"] = "dcg-doctor"
-    elif agent == "qwen":
-        body = {
-            "session_id": "dcg-doctor",
-            "cwd": cwd,
-            "hook_event_name": "PreToolUse",
-            "permission_mode": "default",
-            "tool_name": "run_shell_command",
-            "tool_input": {"command": command},
-        }
-    elif agent == "auggie":
-        body = {
-            "hook_event_name": "PreToolUse",
-            "conversation_id": "dcg-doctor",
-            "workspace_roots": [cwd],
-            "tool_name": "launch-process",
-            "tool_input": {"command": command, "cwd": cwd},
-        }
-    elif agent == "gemini":
-        body = {
-            "session_id": "dcg-doctor",
-            "cwd": cwd,
-            "hook_event_name": "BeforeTool",
-            "tool_name": "run_shell_command",
-            "tool_input": {"command": command},
-        }
-    elif agent == "copilot":
-        body = {"sessionId": "dcg-doctor", "cwd": cwd, "toolName": "bash"}
-        body["toolArgs"] = json.dumps({"command": command})
-    elif agent == "cursor":
-        body = {"hook_event_name": "beforeShellExecution", "conversation_id": "dcg-doctor"}
-        body |= {"command": command, "cwd": cwd}
-    elif agent == "windsurf":
-        body = {"agent_action_name": "pre_run_command", "trajectory_id": "dcg-doctor"}
-        body["tool_info"] = {"command_line": command, "cwd": cwd}
-    else:
-        body = {"tool": "bash", "command": command, "cwd": cwd, "sessionID": "dcg-doctor"}
-    return json.dumps(body)
+    """The payload ``agent`` sends for ``command``, from its spec's doctor probe."""
+    return json.dumps(_fill(dict(_hooks.SPECS[agent].probe.payload), command, cwd))
 
 
 def stopped(agent: str, stdout: str, exit_code: int) -> bool:
     """Whether ``agent`` would refuse to run the command, given the hook's reply."""
-    if exit_code == 2 and agent in ("claude", "codex", "gemini", "windsurf"):
+    probe = _hooks.SPECS[agent].probe
+    if exit_code in probe.exit_codes:
         return True
-    if exit_code != 0 or agent == "windsurf":
+    if exit_code != 0 or not probe.path:
         return False
     try:
-        body = json.loads(stdout) if stdout.strip() else {}
+        value: object = json.loads(stdout) if stdout.strip() else {}
     except ValueError:
         return False
-    if not isinstance(body, dict):
-        return False
-    if agent in ("claude", "codex", "factory", "qwen", "auggie"):
-        specific = body.get("hookSpecificOutput")
-        return isinstance(specific, dict) and specific.get("permissionDecision") == "deny"
-    key = {"gemini": "decision", "copilot": "permissionDecision", "cursor": "permission"}
-    return body.get(key.get(agent, "decision")) == "deny"
+    for key in probe.path:
+        value = value.get(key) if isinstance(value, dict) else None
+    return value in probe.values
 
 
 class _TestEnv:
@@ -128,6 +96,7 @@ class _TestEnv:
 def self_test(agent: str, command: str, cwd: str) -> tuple[bool, str]:
     """Run the registered ``command`` on a destructive payload, as the agent would."""
     with _TestEnv() as env:
+        env |= _hooks.SPECS[agent].probe.env
         try:
             run = subprocess.run(
                 command,
@@ -237,22 +206,31 @@ def check_agent(
     fix_install = f"dcg install --agent {agent}"
     try:
         text = _read(path)
+        layout = _hooks.SPECS[agent].layout
         if text is None:
             command, covered = None, False
-        elif _hooks.SPECS[agent].owned:
+        elif _hooks.owned(agent):
             command = _hooks.owned_command(agent, text)
             covered = command is not None and _hooks.owned_covers(agent, text)
-        else:
-            settings = _hooks.read_json(path)
-            found = _hooks.registered(agent, settings.data if settings else {})
+        elif isinstance(layout, _spec.TomlTables):
+            found = _owned.toml_registered(layout, text, path)
             command = found[0][1] if found else None
             covered = any(_hooks.covers(agent, matcher) for matcher, _ in found)
+        else:
+            settings = _hooks.read_json(path)
+            data = settings.data if settings else {}
+            found = _hooks.registered(agent, data)
+            command = found[0][1] if found else None
+            covered = _hooks.covered(agent, data)
     except DcgError as exc:
         return [Finding(scope, "settings", False, True, str(exc), f"fix {path}")]
     if command is None:
         return [Finding(scope, "registered", False, True, f"no dcg hook in {path}", fix_install)]
     out = [Finding(scope, "registered", True, False, path, "")]
-    tools = "/".join(_hooks.SHELL_TOOLS.get(agent, ("shell",)))
+    grouped = isinstance(
+        _hooks.SPECS[agent].layout, _spec.Grouped | _spec.TomlTables | _spec.Rules | _spec.OwnedText
+    )
+    tools = "/".join(_hooks.SPECS[agent].tools()) if grouped else "shell"
     if covered:
         out.append(Finding(scope, "matcher", True, False, f"covers {tools}", ""))
     else:
@@ -271,14 +249,61 @@ def check_agent(
     out += check_hook_options(scope, command, fix_install)
     if speed_cache is not None:
         out += check_speed(agent, command, cwd, project=project, cache=speed_cache)
+    if isinstance(_hooks.SPECS[agent].layout, _spec.OwnedScript):
+        # The agent runs the script file itself (Cline): test that, as it will run it.
+        if not os.access(path, os.X_OK):
+            detail = f"{path} is not executable: the agent cannot run it"
+            return [*out, Finding(scope, "executable", False, True, detail, fix_install)]
+        command = shlex.quote(path)
     ok, detail = self_test(agent, command, cwd)
     fix = "" if ok else "run `dcg test 'git reset --hard'` and check `dcg config response`"
     out.append(Finding(scope, "self-test", ok, not ok, detail, fix))
+    out.append(failure_mode(agent))
     if agent == "opencode":
         from dcg.commands import _opencode
 
-        out.append(opencode_loads(_opencode.version(), text))
+        out.append(opencode_loads(_opencode.version(), text, path))
     return out
+
+
+def failure_mode(agent: str) -> Finding:
+    """What a hook error (a crash, a missing interpreter, a time-out) does to a command in
+    this agent: a warning where the command then runs (the agent offers dcg no way to
+    make it block), ok where the registered entry makes it block."""
+    spec = _hooks.SPECS[agent]
+    closed = spec.fails == _spec.FAILS_CLOSED
+    detail = spec.fail_text
+    if closed and spec.closed_since is not None:
+        binary, since = spec.closed_since
+        found = _agent_version(binary)
+        if found is not None and _older(found, since):
+            closed = False
+            detail = f"{spec.title} {found} is older than {since}: {detail}"
+    if closed:
+        return Finding(agent, "on failure", True, False, detail, "")
+    fix = "keep dcg healthy (dcg doctor); the agent offers no fail-closed setting"
+    if spec.closed_since is not None:
+        fix = f"upgrade {spec.title} to {spec.closed_since[1]} or later"
+    how = "partly fails open" if spec.fails == _spec.FAILS_MIXED else "fails open"
+    return Finding(agent, "on failure", False, False, f"{how}: {detail}", fix)
+
+
+def _agent_version(binary: str) -> str | None:
+    import re
+
+    exe = shutil.which(binary)
+    if exe is None:
+        return None
+    try:
+        run = subprocess.run([exe, "--version"], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    found = re.search(r"\d+\.\d+\.\d+", run.stdout or "")
+    return found.group(0) if found else None
+
+
+def _older(found: str, since: str) -> bool:
+    return tuple(map(int, found.split("."))) < tuple(map(int, since.split(".")))
 
 
 def entry_finding(scope: str, entry: str, fix: str, python: str | None = None) -> Finding:
@@ -334,11 +359,15 @@ def check_hook_options(scope: str, command: str, fix: str) -> list[Finding]:
     return [Finding(scope, "hook options", False, True, n, fix) for n in notices]
 
 
-def opencode_loads(found: str | None, text: str | None) -> Finding:
-    """Whether the OpenCode found (its version) runs the plugin dcg installed."""
+def opencode_loads(found: str | None, text: str | None, path: str | None = None) -> Finding:
+    """Whether the OpenCode found runs the plugin dcg installed: loaded by that OpenCode
+    itself where it answers (``opencode debug config``), else judged by its version."""
     from dcg.commands import _opencode
 
     ok, fatal, detail = _opencode.loads(found, text)
+    real = _opencode.real_load(text) if text and path else None
+    if real is not None:
+        ok, fatal, detail = real[0], not real[0], f"OpenCode {found or '?'}: {real[1]}"
     return Finding(
         "opencode", "plugin loads", ok, fatal, detail, "" if ok else "dcg install --agent opencode"
     )
@@ -374,6 +403,8 @@ def check_config(cwd: str) -> list[Finding]:
         path = problem.split(": ", 1)[0]
         fix = f"edit {path if os.path.isfile(path) else paths.user_config()}"
         out.append(Finding("config", "valid", False, strict, problem, fix))
+    for bad in allowlist.problems():  # ignored by the hook: not the protection meant
+        out.append(Finding("allowlist", "valid", False, True, bad, "fix or remove that entry"))
     return out or [Finding("config", "valid", True, False, "no problems", "")]
 
 
@@ -396,19 +427,13 @@ def check_state() -> list[Finding]:
             fix = f"chmod 600 {history}"
             out.append(Finding("state", "history", False, False, f"unreadable: {exc}", fix))
         else:
-            bad = sum(1 for line in lines if not _is_json_object(line))
+            # As every reader reads them: a torn fragment is skipped, a glued record read.
+            bad = sum(1 for line in lines if history_line(line.encode()) is None)
             detail = f"{len(lines)} records" + (f", {bad} unreadable (skipped)" if bad else "")
             out.append(Finding("state", "history", True, False, detail, ""))
     return [f for f in out if not f.ok] or [
         Finding("state", "private", True, False, "state files are private", "")
     ] + [f for f in out if f.check == "history"]
-
-
-def _is_json_object(line: str) -> bool:
-    try:
-        return isinstance(json.loads(line), dict)
-    except ValueError:
-        return False
 
 
 def _private(path: str, mode: int) -> Finding:
@@ -435,7 +460,10 @@ def doctor(
     for agent in _hooks.AGENTS:
         scopes = [False, True] if project else [False]
         for in_project in scopes:
-            path = _hooks.settings_path(agent, home=home, cwd=cwd, project=in_project)
+            try:
+                path = _hooks.settings_path(agent, home=home, cwd=cwd, project=in_project)
+            except DcgError:
+                continue  # the agent reads no hooks there (Kimi Code: no project file)
             if not (os.path.exists(path) or (not in_project and _hooks.is_present(agent, home))):
                 continue
             checked += 1
@@ -443,6 +471,8 @@ def doctor(
     if not checked:
         fix = "install an agent, then `dcg install`"
         findings.append(Finding("agents", "found", False, True, "no supported agent found", fix))
+    if scope := _doctor_platform.problem():  # POSIX only (README, Set-up)
+        findings.append(Finding("platform", "posix", False, True, *scope))
     findings += check_config(cwd)
     findings += check_state()
     _report(findings, json_output, out)

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from dcg import jsonfast
-from dcg.commands.test import context, evaluate, preview
+from dcg import jsonfast, render
+from dcg.commands.test import WAITING_TEXT, approval_text, context, decide, evaluate
 
 # typing is not imported at run time: it costs more than the hook's whole budget.
 TYPE_CHECKING = False
@@ -12,7 +12,7 @@ if TYPE_CHECKING:
 
     from dcg.config import Config
     from dcg.engine import Evaluation
-    from dcg.hookio import Outcome
+    from dcg.verdicts import Item, Line
 
 LEVEL_NAMES = {"warning": "WARNING", "soft_block": "SOFT_BLOCK", "hard_block": "HARD_BLOCK"}
 
@@ -20,13 +20,13 @@ LEVEL_NAMES = {"warning": "WARNING", "soft_block": "SOFT_BLOCK", "hard_block": "
 def main(args: argparse.Namespace) -> int:
     cfg, request = context(args)
     evaluation = evaluate(cfg, request)
-    outcome = preview(cfg, request, evaluation)
-    status = None
+    line = decide(cfg, request, evaluation)
+    data = explain_data(cfg, evaluation, line)
     if evaluation.matches:
-        from dcg.graduation import graduation_status
+        from dcg.commands.test import keep_step
 
-        status = graduation_status(evaluation.matches[0], request, cfg.response, cfg.history)
-    data = explain_data(cfg, evaluation, outcome, status)
+        # The safety net (issue 31): what a let-through run keeps first, or why it stops.
+        data["safetyNet"] = keep_step(cfg, request, evaluation).describe(evaluation.matches)
     if args.json:
         print(jsonfast.dumps(data, indent=2))
     else:
@@ -36,12 +36,9 @@ def main(args: argparse.Namespace) -> int:
     return 0
 
 
-def explain_data(
-    cfg: Config,
-    evaluation: Evaluation,
-    outcome: Outcome | None,
-    status: dict[str, object] | None = None,
-) -> dict[str, object]:
+def explain_data(cfg: Config, evaluation: Evaluation, line: Line | None) -> dict[str, object]:
+    """Everything ``dcg explain`` says, as data: the parse, the matches and, for each, the
+    level the hook would give it now or the approval that lets it through."""
     from dcg.packs import KEYWORDS
 
     commands = [
@@ -60,50 +57,74 @@ def explain_data(
         {"pack": p, "keywords": [k for k in KEYWORDS[p] if k in evaluation.line.lower()]}
         for p in evaluation.considered
     ]
-    matches = [
-        {
-            "ruleId": m.rule_id,
-            "packId": m.pack.id,
-            "severity": m.severity,
-            "segment": m.command.text,
-            "pattern": m.rule.pattern,
-            "reason": m.reason,
-            "explanation": m.rule.explanation,
-            "safeAlternative": m.rule.alternative,
-        }
-        for m in evaluation.matches
-    ]
+    items = {id(it.match): it for it in line.items} if line else {}
+    matches = []
+    for m in evaluation.matches:
+        item = items.get(id(m))
+        matches.append(
+            {
+                "ruleId": m.rule_id,
+                "packId": m.pack.id,
+                "severity": m.severity,
+                "segment": m.command.text,
+                "pattern": m.rule.pattern,
+                "reason": m.reason,
+                "explanation": m.rule.explanation,
+                "safeAlternative": m.rule.alternative,
+                "level": item.verdict.level if item and item.verdict else None,
+                "allowedBy": item.via if item else None,
+                "approval": approval_text(item) if item and item.via else None,
+            }
+        )
     data: dict[str, object] = {
         "command": evaluation.line,
         "enabledPacks": list(cfg.packs),
         "packsConsidered": considered,
         "commands": commands,
         "excused": [{"pack": p, "segment": c.text} for p, c in evaluation.excused],
+        # Project scripts a parsing bound stopped reading: the rest of them is not judged.
+        "notRead": list(evaluation.unread),
         "matches": matches,
-        "decision": _decision(evaluation, outcome),
+        "decision": _decision(evaluation, line),
+        "waiting": list(line.waiting) if line else [],
     }
-    if status is not None:
-        from dcg.state.clock import format_duration
-
+    lead = line.lead() if line else None
+    if lead is not None:
+        data["graduation"] = _graduation(lead, line)
+    elif line is not None:
+        first = line.items[0]
         data["graduation"] = {
-            "mode": status["mode"],
-            "status": status["level"],
-            "cause": status["cause"],
-            # Occurrences recorded so far; the next one would be one more.
-            "sessionCount": status["session_count"],
-            "sessionThreshold": status["session_threshold"],
-            "historyCount": status["history_count"],
-            "historyThreshold": status["history_threshold"],
-            "historyWindow": format_duration(float(str(status["history_window"]))),
-            "historyScope": status["history_scope"],
-            "allowlisted": status["allowlisted"],
+            "status": "allow",
+            "allowlisted": first.approval if first.via == "allowlist" else None,
+            "approval": approval_text(first),
         }
     return data
 
 
-def _decision(evaluation: Evaluation, outcome: Outcome | None) -> str:
-    if outcome is not None:
-        return outcome.level
+def _graduation(lead: Item, line: Line | None) -> dict[str, object]:
+    from dcg.state.clock import format_duration
+
+    v = lead.verdict
+    assert v is not None
+    allow = next((it for it in (line.items if line else []) if it.via == "allowlist"), None)
+    return {
+        "ruleId": lead.match.rule_id,
+        "mode": v.mode,
+        "status": line.level if line else v.level,
+        "cause": v.cause,
+        # Occurrences recorded so far; the next one would be one more.
+        "sessionCount": v.session - 1,
+        "sessionThreshold": v.session_threshold,
+        "historyCount": v.history - 1,
+        "historyThreshold": v.history_threshold,
+        "historyWindow": format_duration(v.window),
+        "allowlisted": allow.approval if allow else None,
+    }
+
+
+def _decision(evaluation: Evaluation, line: Line | None) -> str:
+    if line is not None:
+        return line.level or "allow: every match is excused by an approval"
     if not evaluation.considered:
         return "allow: no enabled pack's keyword occurs in the command, so it was not parsed"
     return "allow: the command was parsed and no rule of the packs considered matched"
@@ -113,7 +134,7 @@ def explain_lines(data: dict[str, object]) -> list[tuple[str, str] | str]:
     """The human form of :func:`explain_data` (the draft's section 9.3 layout)."""
     from dcg.commands._lines import block, esc, level, styled
 
-    rows: list[tuple[str, str]] = [("Command:", f"[bold]{esc(data['command'])}[/bold]")]
+    rows: list[tuple[str, str]] = [("Command:", f"[bold]{_shown(data['command'])}[/bold]")]
     considered = data["packsConsidered"]
     assert isinstance(considered, list)
     if considered:
@@ -131,15 +152,19 @@ def explain_lines(data: dict[str, object]) -> list[tuple[str, str] | str]:
     for i, c in enumerate(commands, 1):
         via = f"   [dim]\\[via {esc(' > '.join(c['via']))}][/dim]" if c["via"] else ""
         dyn = "   [dim]\\[dynamic][/dim]" if c["dynamic"] else ""
-        out.append(f"  {i}. {esc(c['matchText'] or '(no executed words)')}{via}{dyn}")
+        out.append(f"  {i}. {_shown(c['matchText']) or '(no executed words)'}{via}{dyn}")
         for d in c["data"]:
             out.append(f"     [dim]data:[/dim] {esc(repr(d['word']))} ({esc(d['why'])})")
     excused = data["excused"]
     assert isinstance(excused, list)
     for e in excused:
         out += block(
-            [("Excused:", f"{esc(e['segment'])} (a safe pattern of {esc(e['pack'])})")], width=12
+            [("Excused:", f"{_shown(e['segment'])} (a safe pattern of {esc(e['pack'])})")], width=12
         )
+    unread = data.get("notRead") or []
+    assert isinstance(unread, list)
+    for what in unread:
+        out += block([("Not read:", f"{esc(str(what))} (judged up to there)")], width=12)
     matches = data["matches"]
     assert isinstance(matches, list)
     for m in matches:
@@ -149,27 +174,28 @@ def explain_lines(data: dict[str, object]) -> list[tuple[str, str] | str]:
                 ("Pattern:", f"[bold]{esc(m['ruleId'])}[/bold]"),
                 ("Pack:", esc(m["packId"])),
                 ("Severity:", styled(esc(m["severity"]), _SEVERITY.get(str(m["severity"])))),
-                ("Segment:", esc(m["segment"])),
+                ("Segment:", _shown(m["segment"])),
                 ("Reason:", esc(m["reason"])),
                 ("Why:", esc(m["explanation"])),
                 ("Instead:", f"[cyan]{esc(m['safeAlternative'])}[/cyan]"),
+                ("Status:", _status(m)),
             ],
             width=12,
         )
+    waiting = data.get("waiting")
+    for kind in waiting if isinstance(waiting, list) else []:
+        out += block([("Waiting:", esc(WAITING_TEXT.get(kind, kind)))], width=12)
     grad = data.get("graduation")
     if not isinstance(grad, dict):
         out += ["", *block([("Decision:", esc(data["decision"]))], width=12)]
         return out
     status = str(grad["status"])
-    allowed = grad.get("allowlisted")
-    if isinstance(allowed, dict):
-        state = styled(
-            f"Allowed by allowlist ({esc(allowed.get('rule') or allowed.get('command'))})", "green"
-        )
-    else:
-        verb = "Would warn" if status == "warning" else "Would be blocked"
-        state = level(status, f"{verb} ({LEVEL_NAMES.get(status, status)})")
-    out += block([("Status:", state)], width=12)
+    if status == "allow":
+        state = styled(esc(grad.get("approval") or "Allowed"), "green")
+        return [*out, "", *block([("Decision:", state)], width=12)]
+    verb = "Would warn" if status == "warning" else "Would be blocked"
+    out += ["", *block([("Decision:", level(status, f"{verb} ({LEVEL_NAMES[status]})"))], width=12)]
+    out += _safety_lines(data.get("safetyNet"), status)
     info = [
         ("Mode:", esc(grad["mode"])),
         ("Session count:", esc(grad["sessionCount"])),
@@ -194,4 +220,43 @@ def explain_lines(data: dict[str, object]) -> list[tuple[str, str] | str]:
     return out
 
 
+def _safety_lines(net: object, status: str) -> list[tuple[str, str] | str]:
+    """Whether a warning here keeps a copy first, or why the safety net stops it."""
+    from dcg.commands._lines import block, esc
+
+    if not isinstance(net, dict):
+        return []
+    if not net.get("enabled"):
+        text = "off ([safety_net] enabled = false): a warning keeps nothing"
+    elif net.get("unkept"):
+        text = f"would stop it: dcg could not keep a copy: {esc(net['unkept'])}"
+    elif net.get("keep"):
+        kept = "; ".join(esc(k) for k in net["keep"])
+        text = f"before it runs, keeps {kept} (within {esc(net.get('budgets'))})"
+    else:
+        text = "nothing here to keep (no uncommitted work it reaches)"
+    if status not in ("warning", "soft_block") and net.get("enabled"):
+        text += " [dim](once a person lets it run)[/dim]"
+    out: list[tuple[str, str] | str] = [*block([("Safety net:", text)], width=12)]
+    return out
+
+
 _SEVERITY = {"critical": "bold red", "high": "red", "medium": "yellow", "low": "dim"}
+
+
+def _shown(value: object) -> str:
+    """A command or segment as a person reads it: control characters escaped, no markup."""
+    from dcg.commands._lines import esc
+
+    return esc(render.printable(str(value)))
+
+
+def _status(match: dict[str, object]) -> str:
+    """What the hook would do with this match now."""
+    from dcg.commands._lines import level, styled
+
+    if match.get("approval"):
+        return styled(_shown(match["approval"]), "green")
+    name = str(match.get("level"))
+    verb = "Would warn" if name == "warning" else "Would be blocked"
+    return level(name, f"{verb} ({LEVEL_NAMES.get(name, name)})")

@@ -8,42 +8,13 @@ import sys
 import time
 from typing import TYPE_CHECKING, NamedTuple
 
-from dcg.commands import _hooks
+from dcg.agents import _spec
+from dcg.commands import _hooks, _owned
 from dcg.errors import DcgError
 
 if TYPE_CHECKING:
     from collections.abc import Sequence
     from typing import TextIO
-
-# What the person must do before the hook runs, per agent (printed after each install).
-_NOTES = {
-    "claude": (
-        "Claude Code runs hooks only in a folder whose workspace-trust dialog you accepted "
-        "(headless -p runs trust it). Restart running sessions."
-    ),
-    "codex": (
-        "Codex runs a new or changed hook only after you trust it: start codex, open /hooks "
-        "and trust the dcg hook. Needed again whenever the hook entry changes (a new dcg path)."
-    ),
-    "gemini": (
-        "Gemini asks you to accept a new or changed project hook (fingerprinted by name and "
-        "command) before it runs; user-level hooks run at the next start."
-    ),
-    "copilot": "Copilot CLI loads .github/hooks/*.json from the working directory at start.",
-    "cursor": "Restart Cursor (or reload the window) to load the hook.",
-    "windsurf": "Restart Windsurf to load the hook.",
-    "opencode": (
-        "Restart OpenCode to load the plugin. It is written for the OpenCode found here (v1 "
-        "or v2; both when `opencode --version` cannot tell): run dcg install again after "
-        "upgrading OpenCode from v1 to v2 (dcg doctor says whether it loads)."
-    ),
-    "factory": "Restart droid; check the hook under /hooks.",
-    "qwen": "Restart qwen; project settings apply only in a folder you trusted.",
-    "auggie": (
-        "Restart auggie. Auggie documents only `deny` for PreToolUse: soft blocks are "
-        "denies (approve with dcg confirm) and warnings reach only you."
-    ),
-}
 
 
 def choose_agents(agents: Sequence[str], *, all_agents: bool, home: str) -> list[str]:
@@ -97,23 +68,34 @@ def install(
     failed: list[str] = []
     changed_any = False
     for agent in chosen:
-        path = _hooks.settings_path(agent, home=home, cwd=cwd, project=project)
+        try:
+            path = _hooks.settings_path(agent, home=home, cwd=cwd, project=project)
+        except DcgError as exc:
+            if agents:  # named: it cannot be installed where asked
+                failed.append(agent)
+                out.write(f"{agent}: NOT installed: {exc}\n")
+            else:
+                out.write(f"{agent}: skipped: {exc}\n")
+            continue
         if fast is not None:
             command = _hooks.fast_command(agent, *fast)
         else:
             assert exe is not None
             command = _hooks.hook_command(agent, exe)
-        script = _hooks.wrapper_path(agent, path)
-        if script is not None:
-            # The agent runs only a script file: dcg's script runs the hook command.
-            inner, command = command, shlex.quote(script)
+        inner = command
+        extra = _hooks.companions(agent, path)
+        for script, companion in extra:
+            if companion.runs:
+                # The agent runs only a script file (or a program without arguments): dcg's
+                # script runs the hook command, and the settings name the script.
+                command = shlex.quote(script)
         try:
             plan = plan_one(agent, path, command)
-            script_plan = plan_script(script, inner) if script is not None else None
+            side = [(p, c, plan_companion(p, c, inner)) for p, c in extra]
         except DcgError as exc:
             failed.append(agent)
             out.write(f"{agent}: NOT installed: {exc}\n")
-            if _hooks.SPECS[agent].owned:
+            if _hooks.owned(agent):
                 out.write(f"  move it away and run install again; dcg's {path} would be:\n")
             else:
                 out.write(f"  add this to {path} by hand:\n")
@@ -124,13 +106,16 @@ def install(
             changed_any = True
             verb = "would remove" if dry_run else "removed"
             out.write(f"{agent}: {verb} the plugin an older dcg wrote: {old}\n")
-        if script is not None and script_plan is not None and script_plan.changes:
+        for script, companion, side_plan in side:
+            if not side_plan.changes:
+                continue
             changed_any = True
             out.write(f"{agent}: {'would write' if dry_run else 'wrote'} {script}\n")
-            out.write(f"  - {script_plan.changes[0]}\n")
+            out.write(f"  - {side_plan.changes[0]}\n")
             if not dry_run:
-                _apply(agent, script, script_plan._replace(old=None))
-                os.chmod(script, 0o755)
+                _apply(agent, script, side_plan._replace(old=None))
+                if isinstance(companion.file, _spec.OwnedScript):
+                    os.chmod(script, 0o755)
         if not plan.changes:
             out.write(f"{agent}: already installed in {path}\n")
             continue
@@ -142,8 +127,11 @@ def install(
             out.write(_indent(diff(path, plan), "    "))
         else:
             _apply(agent, path, plan)
-        if agent in _NOTES:
-            out.write(f"  note: {_NOTES[agent]}\n")
+            if isinstance(_hooks.SPECS[agent].layout, _spec.OwnedScript):
+                os.chmod(path, 0o755)
+        note = _hooks.SPECS[agent].note
+        if note:
+            out.write(f"  note: {note}\n")
     if project and changed_any and exe is not None:
         out.write(_portable_note(exe))
     if failed:
@@ -223,7 +211,8 @@ def diff(path: str, plan: Plan) -> str:
 
 def plan_one(agent: str, path: str, command: str) -> Plan:
     """What installing dcg into one agent's file would change; DcgError when it cannot."""
-    if _hooks.SPECS[agent].owned:
+    layout = _hooks.SPECS[agent].layout
+    if _hooks.owned(agent):
         text = _hooks.owned_text(agent, command)
         old = _read(path)
         if old == text:
@@ -232,6 +221,11 @@ def plan_one(agent: str, path: str, command: str) -> Plan:
             raise DcgError(f"{path} exists and was not written by dcg; move it away first")
         return Plan(old, text, [f"wrote {os.path.basename(path)} running {command}"])
     old = _read(path)
+    if isinstance(layout, _spec.TomlTables):
+        new, changes = _owned.toml_add(layout, old or "", command, path)
+        if changes and old is None:
+            changes.insert(0, "created the file")
+        return Plan(old, new if changes else old or "", changes)
     current = _hooks.read_json(path)
     settings = current or _hooks.JsonFile(_hooks.new_file(agent), "  ", True)
     changes = _hooks.add(agent, settings.data, command)
@@ -242,15 +236,19 @@ def plan_one(agent: str, path: str, command: str) -> Plan:
     return Plan(old, _hooks.dump_json(settings), changes)
 
 
-def plan_script(script: str, command: str) -> Plan:
-    """Writing dcg's hook script (for agents that run only script files) at ``script``."""
-    text = _hooks.wrapper_text(command)
-    old = _read(script)
+def plan_companion(path: str, companion: _spec.Companion, command: str) -> Plan:
+    """Writing a file dcg keeps beside an agent's settings (a script, a manifest)."""
+    text = _owned.text(companion.file, command)
+    old = _read(path)
     if old == text:
         return Plan(old, text, [])
-    if old is not None and _hooks.wrapper_command(old) is None:
-        raise DcgError(f"{script} exists and was not written by dcg; move it away first")
-    return Plan(old, text, [f"the agent runs only .sh files: this script runs {command}"])
+    if old is not None and not _owned.is_mine(companion.file, old):
+        raise DcgError(f"{path} exists and was not written by dcg; move it away first")
+    if isinstance(companion.file, _spec.OwnedScript):
+        return Plan(old, text, [f"the agent runs only a script: this script runs {command}"])
+    return Plan(
+        old, text, [f"the agent needs this file beside its hooks ({os.path.basename(path)})"]
+    )
 
 
 def _apply(agent: str, path: str, plan: Plan) -> None:

@@ -79,6 +79,16 @@ def pack_summary(pack: Pack, enabled: bool) -> dict[str, object]:
     }
 
 
+# What the safety net keeps for a rule's keep kind (dcg.model.KEEP_KINDS).
+KEPT_AS = {
+    "worktree": "the git index and work tree it reaches (dcg undo)",
+    "files": "the files and trees it deletes (dcg undo)",
+    "contents": "the content it overwrites (dcg undo)",
+    "refs": "the refs, stash entries and reflogs it drops (dcg undo)",
+    "none": "nothing can be kept, so it is never just a warning",
+}
+
+
 def pack_detail(pack: Pack, enabled: bool) -> dict[str, object]:
     data = pack_summary(pack, enabled)
     data["safePatterns"] = list(pack.safe)
@@ -89,6 +99,7 @@ def pack_detail(pack: Pack, enabled: bool) -> dict[str, object]:
             "reason": r.reason,
             "explanation": r.explanation,
             "safeAlternative": r.alternative,
+            "keep": r.keep,
             "pattern": r.pattern,
             "blocks": list(r.blocks),
             "allows": list(r.allows),
@@ -146,6 +157,7 @@ def show_pack(data: dict[str, object]) -> None:
         console.print(f"  {escape(r['reason'])}")  # type: ignore[attr-defined]
         console.print(f"  {escape(r['explanation'])}")  # type: ignore[attr-defined]
         console.print(f"  instead: {escape(r['safeAlternative'])}")  # type: ignore[attr-defined]
+        console.print(f"  safety net keeps: {KEPT_AS[str(r['keep'])]}")  # type: ignore[attr-defined]
         for ex in r["blocks"]:
             console.print(f"  [red]blocks[/]  {escape(ex)}")  # type: ignore[attr-defined]
         for ex in r["allows"]:
@@ -199,6 +211,8 @@ def markdown() -> str:
                 rule.explanation,
                 "",
                 f"Instead: {rule.alternative}",
+                "",
+                f"Safety net: {KEPT_AS[rule.keep]}.",
             ]
             if rule.blocks:
                 out += ["", "Stops:", ""] + [f"- `{ex}`" for ex in rule.blocks]

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Iterator
 
     from dcg.commands._transcripts import Command, Counts
+    from dcg.decision import Response
     from dcg.model import Match
 
 LEVELS = ("warning", "soft_block", "hard_block")
@@ -54,13 +55,11 @@ def since_epoch(value: str | None) -> float | None:
 class Graduation:
     """The graduated decision with in-memory counts (the hook's state is never touched)."""
 
-    def __init__(self, response: dict[str, object]) -> None:
-        from dcg.decision import DEFAULT_RESPONSE, setting
+    def __init__(self, response: Response) -> None:
+        from dcg.response import DEFAULTS, ResponseConfig
 
-        self.response = response
-        self.window = float(str(setting(response, "history_window") or 0)) or float(
-            str(DEFAULT_RESPONSE["history_window"])
-        )
+        self.response = ResponseConfig.of(response)
+        self.window = float(self.response.history_window) or float(str(DEFAULTS["history_window"]))
         self.sessions: Counter[tuple[str, str]] = Counter()
         self.history: dict[str, deque[float]] = defaultdict(deque)
 

@@ -27,26 +27,27 @@ if TYPE_CHECKING:
     from collections.abc import Iterable, Sequence
 
     from dcg.commands._scan_files import Source
+    from dcg.config import Config
     from dcg.extract import Found
     from dcg.model import Match
 
 SEVERITIES = ("low", "medium", "high", "critical")
 RANK = {name: i for i, name in enumerate(SEVERITIES, start=1)}
-# Rules that judge deletions on the local file system: not applied inside an image build.
-IMAGE_LOCAL_PACKS = ("core.filesystem",)
 PROGRESS_MIN_FILES = 200
 MAX_ASSIGNMENTS = 32
+# Formats whose commands run in the directory of the file that holds them.
+OWN_DIR = frozenset({"makefile", "package.json", "justfile", "taskfile"})
 
 
 def judge(text: str, packs: Sequence[str], cwd: str | None, shell: str = "bash") -> list[Match]:
     """The hook's matches for one command line (a line too complex to parse is too-complex)."""
     from dcg.engine import candidate_packs, evaluate, scan_text
-    from dcg.hook import synthetic
+    from dcg.service import synthetic
     from dcg.shell import TooComplex
 
     try:
         evaluation = evaluate(
-            text, list(packs), cwd=cwd, shell=shell, deadline=time.process_time() + 2.0
+            text, list(packs), cwd=cwd, shell=shell, deadline=time.thread_time() + 2.0
         )
     except TooComplex as exc:
         if not candidate_packs(scan_text(text), packs):
@@ -78,12 +79,6 @@ def _locate(found: Found, match: Match) -> tuple[int, int]:
         return found.line, found.column
     line = lines[best]
     return found.line + best, len(line) - len(line.lstrip()) + 1
-
-
-def _excused(found: Found, match: Match) -> bool:
-    return (
-        found.source == "dockerfile" and found.label == "RUN" and match.pack.id in IMAGE_LOCAL_PACKS
-    )
 
 
 def _one_word(value: str) -> bool:
@@ -128,9 +123,24 @@ class ScriptState:
     def context(self) -> list[str]:
         return list(self.lines.values())
 
-    def note(self, text: str) -> None:
+    def note(self, text: str, clean: bool = True, shell: str = "bash") -> None:
+        """Remember ``text`` for later lines when it sets something they depend on.
+
+        ``clean``: the hook stopped nothing on the line. Only then are an assignment of a
+        command's output (``work=$(mktemp -d)``: the hook knows a temp directory) and a
+        single ``mkdir`` or ``git clone`` (the paths a script made, see
+        :mod:`dcg.commands._scan_scratch`) replayed; judging them runs nothing.
+        """
+        from dcg.commands._scan_scratch import ps_replayed
+
         line = text.strip()
-        if is_assignment(line):
+        if shell == "powershell":
+            if not (clean and ps_replayed(line)):
+                return
+            self.cds += 1
+            name = line.split("=", 1)[0].strip()
+            key = f"ps:{name}" if line.startswith("$") else f"mk:{self.cds}"
+        elif is_assignment(line):
             key = line.split("=", 1)[0].split()[-1]
         elif line.startswith("cd ") and _one_word(line[3:].strip()):
             target = line[3:].strip().strip("'\"")
@@ -139,6 +149,11 @@ class ScriptState:
                     del self.lines[old]
             self.cds += 1
             key = f"cd:{self.cds}"
+        elif clean and _computed(line):
+            key = line.split("=", 1)[0].split()[-1]
+        elif clean and _makes(line):
+            self.cds += 1
+            key = f"mk:{self.cds}"
         else:
             return
         self.lines.pop(key, None)
@@ -147,14 +162,55 @@ class ScriptState:
             del self.lines[next(iter(self.lines))]
 
 
+def _value(line: str) -> tuple[str, str]:
+    """``(name, value)`` of a plain assignment line, the value's quotes removed."""
+    for keyword in ("export ", "readonly ", "declare ", "local "):
+        if line.startswith(keyword):
+            line = line[len(keyword) :].lstrip()
+    name, _, value = line.partition("=")
+    return name, value.replace('"', "").replace("'", "")
+
+
+def _computed(line: str) -> bool:
+    """``NAME=$(…)`` or ``NAME=`…``` (``local``/``export`` allowed): one assignment."""
+    for keyword in ("export ", "readonly ", "declare ", "local "):
+        if line.startswith(keyword):
+            line = line[len(keyword) :].lstrip()
+    name, eq, value = line.partition("=")
+    if not eq or not name or not name.replace("_", "a").isalnum() or name[0].isdigit():
+        return False
+    value = value.strip('"')
+    return "\n" not in value and (
+        (value.startswith("$(") and value.endswith(")"))
+        or (value.startswith("`") and value.endswith("`"))
+    )
+
+
+def _makes(line: str) -> bool:
+    """One ``mkdir`` or ``git clone`` and nothing else on the line."""
+    if any(c in line for c in ";&|<>`\n") or "$(" in line:
+        return False
+    words = line.split()
+    return words[0] == "mkdir" or (words[0] == "git" and "clone" in words[1:3])
+
+
 def findings_in(
-    found: Found, packs: Sequence[str], cwd: str | None, context: Sequence[str] = ()
+    found: Found, cfg: Config, cwd: str | None, context: Sequence[str] = ()
 ) -> list[Finding]:
     """The findings for one command; ``context``: what earlier script lines set (ScriptState)."""
+    from dcg.commands._scan_judge import in_image, judged
+    from dcg.commands._scan_scratch import is_scratch, ps_values
+
     out: list[Finding] = []
     text = "; ".join([*context, found.text]) if context else found.text
-    for match in judge(text, packs, cwd, found.shell):
-        if _excused(found, match):
+    image = found.source == "dockerfile" and found.label == "RUN"
+    matches, commands = judged(text, cfg, cwd, found.shell)
+    if found.shell == "powershell":
+        values = ps_values(context)
+    else:
+        values = dict(_value(line) for line in context if is_assignment(line))
+    for match in matches:
+        if (image and in_image(match)) or is_scratch(match, commands, values):
             continue
         line, column = _locate(found, match)
         rule = match.rule
@@ -198,8 +254,14 @@ def scan(
     git_diff: str | None = None,
     include_docs: bool = False,
     progress: bool = False,
+    cwd: str | None = None,
 ) -> tuple[list[Finding], int, int, str | None]:
-    """``(findings, files scanned, commands judged, repository root)``."""
+    """``(findings, files scanned, commands judged, repository root)``.
+
+    Commands are judged as run from ``cwd`` (default: the repository root, else the
+    current directory); a Makefile's, package.json's, justfile's or Taskfile's from the
+    directory that holds it, where make, npm, just and task run them.
+    """
     from dcg import config
     from dcg.commands import _scan_files as files
     from dcg.extract import extract, format_of
@@ -213,15 +275,20 @@ def scan(
         sources, added = files.changed(root, None if staged else git_diff, paths)
     else:
         sources = list(files.listed(paths, root))
-    cfg = config.load(root or os.getcwd())
+    # The hook's configuration in paranoid mode: a finding is what the hook would stop.
+    cfg = config.load(root or os.getcwd(), os.environ, {"mode": "paranoid"})
     for problem in cfg.problems:
         print(f"dcg: warning: {problem}", file=sys.stderr)
-    cwd = root or os.getcwd()
+    base = cwd if cwd is not None else root or os.getcwd()
     findings: list[Finding] = []
     n_files = n_commands = 0
     for source in _progress(sources, progress and len(sources) >= PROGRESS_MIN_FILES):
-        if format_of(source.rel, source.head(root), include_docs=include_docs) is None:
+        fmt = format_of(source.rel, source.head(root), include_docs=include_docs)
+        if fmt is None:
             continue
+        here = base
+        if fmt in OWN_DIR and "/" in source.rel:
+            here = os.path.join(base, source.rel.rsplit("/", 1)[0])
         text = source.read(root)
         if text is None:
             continue
@@ -230,9 +297,10 @@ def scan(
         for found in extract(source.rel, text, include_docs=include_docs):
             n_commands += 1
             context = state.context() if found.source == "shell" else []
+            got = findings_in(found, cfg, here, context)
             if found.source == "shell":
-                state.note(found.text)
-            for finding in findings_in(found, cfg.packs, cwd, context):
+                state.note(found.text, clean=not got, shell=found.shell)
+            for finding in got:
                 lines = set(range(found.line, found.line + found.text.count("\n") + 1))
                 if added is None or lines & added.get(source.rel, set()):
                     findings.append(finding)

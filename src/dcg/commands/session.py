@@ -13,8 +13,9 @@ from dcg.state import files
 from dcg.state import session as sessions
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping
     from typing import TextIO
+
+    from dcg.decision import Response
 
 
 def main(
@@ -22,7 +23,7 @@ def main(
     *,
     session_id: str | None = None,
     json_out: bool = False,
-    response: Mapping[str, object] | None = None,
+    response: Response | None = None,
     stdin: TextIO | None = None,
     now: float | None = None,
 ) -> int:

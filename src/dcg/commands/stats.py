@@ -3,16 +3,20 @@
 from __future__ import annotations
 
 import time
+from typing import TYPE_CHECKING
 
 from dcg import render
 from dcg.commands.confirm import _esc
-from dcg.commands.history import selected
+from dcg.commands.history import Selection
 from dcg.state import clock
+
+if TYPE_CHECKING:
+    from collections.abc import Iterable
 
 _LEVELS = ("warning", "soft_block", "hard_block")
 
 
-def compute(records: list[dict[str, object]]) -> list[dict[str, object]]:
+def compute(records: Iterable[dict[str, object]]) -> list[dict[str, object]]:
     """Per-rule counters, most frequent rule first.
 
     ``escalations`` counts sessions in which the rule went past a warning;
@@ -62,8 +66,9 @@ def main(
     now: float | None = None,
 ) -> int:
     t = time.time() if now is None else now
-    recs, seconds = selected(None, window, None, t)
-    rows = compute(recs)
+    with Selection(None, window, None, t) as sel:
+        rows = compute(sel)  # one record at a time: memory grows with rules, not records
+        seconds = sel.seconds
     if json_out:
         import json
 

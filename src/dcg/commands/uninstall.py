@@ -7,7 +7,8 @@ import os
 import sys
 from typing import TYPE_CHECKING
 
-from dcg.commands import _hooks
+from dcg.agents import _spec
+from dcg.commands import _hooks, _owned
 from dcg.commands.install import (
     _read,
     _remove_owned,
@@ -41,7 +42,10 @@ def uninstall(
     removed = False
     failed = []
     for agent in names:
-        path = _hooks.settings_path(agent, home=home, cwd=cwd, project=project)
+        try:
+            path = _hooks.settings_path(agent, home=home, cwd=cwd, project=project)
+        except DcgError:
+            continue  # the agent reads no hooks there: dcg never wrote any
         try:
             action = _uninstall_one(agent, path, dry_run=dry_run)
         except DcgError as exc:
@@ -54,9 +58,10 @@ def uninstall(
         if action or manifest_entry(path):
             for line in tidy(agent, path, dry_run=dry_run):
                 out.write(f"  {line}\n")
-        script = _hooks.wrapper_path(agent, path)
-        text = _read(script) if script is not None else None
-        if script is not None and text is not None and _hooks.wrapper_command(text):
+        for script, companion in _hooks.companions(agent, path):
+            text = _read(script)
+            if text is None or not _owned.is_mine(companion.file, text):
+                continue
             removed = True
             if not dry_run:
                 os.remove(script)
@@ -123,8 +128,16 @@ def _original_backup(agent: str, backups: list[str]) -> str | None:
         text = _read(backup)
         if text is None:
             continue
-        if _hooks.SPECS[agent].owned:
+        if _hooks.owned(agent):
             if _hooks.owned_command(agent, text) is None:
+                return backup
+            continue
+        layout = _hooks.SPECS[agent].layout
+        if isinstance(layout, _spec.TomlTables):
+            try:
+                if not _owned.toml_registered(layout, text, backup):
+                    return backup
+            except DcgError:
                 return backup
             continue
         try:
@@ -154,12 +167,32 @@ def _uninstall_one(agent: str, path: str, *, dry_run: bool) -> str | None:
     text = _read(path)
     if text is None:
         return None
-    if _hooks.SPECS[agent].owned:
+    if _hooks.owned(agent):
         if _hooks.owned_command(agent, text) is None:
             return None
         if not dry_run:
             os.remove(path)
         return "remove"
+    layout = _hooks.SPECS[agent].layout
+    if isinstance(layout, _spec.TomlTables):
+        mine = _owned.toml_registered(layout, text, path)
+        if not mine:
+            return None
+        kept = _original(agent, path, text, mine[0][1])
+        restored = kept is not None
+        if kept is None:
+            kept = _owned.toml_remove(layout, text, path)
+        assert kept is not None
+        if not dry_run:
+            if kept or restored:
+                _write(path, kept, backup=False)
+            else:
+                os.remove(path)
+        return (
+            "restore the original of"
+            if restored
+            else ("remove the dcg hook from" if kept else "remove")
+        )
     current = _hooks.read_json(path)
     assert current is not None
     mine = _hooks.registered(agent, current.data)
@@ -185,20 +218,29 @@ def _uninstall_one(agent: str, path: str, *, dry_run: bool) -> str | None:
 
 def _original(agent: str, path: str, text: str, command: str) -> str | None:
     """The latest backup's bytes when installing into it gives exactly ``text``."""
+    from dcg.commands.install import plan_one
+
     backups = sorted(glob.glob(glob.escape(path) + ".dcg-backup-*"), key=os.path.getmtime)
     for backup in reversed(backups):
         old = _read(backup)
         if old is None:
             continue
         try:
-            settings = _hooks.read_json(backup)
+            if _has_dcg(agent, backup):
+                continue  # a backup install made of a file that already had dcg in it
+            plan = plan_one(agent, backup, command)
         except DcgError:
             continue
-        if settings is None or _hooks.registered(agent, settings.data):
-            continue  # a backup install made of a file that already had dcg in it
-        if not _hooks.add(agent, settings.data, command):
+        if not plan.changes:
             continue
-        if _hooks.dump_json(settings) == text:
-            return old
-        return None
+        return old if plan.new == text else None
     return None
+
+
+def _has_dcg(agent: str, path: str) -> bool:
+    layout = _hooks.SPECS[agent].layout
+    text = _read(path) or ""
+    if isinstance(layout, _spec.TomlTables):
+        return bool(_owned.toml_registered(layout, text, path))
+    settings = _hooks.read_json(path)
+    return settings is not None and bool(_hooks.registered(agent, settings.data))

@@ -55,7 +55,7 @@ def analyze(lang: str, code: str, *, deadline: float | None = None) -> list[tupl
 
 def scan(lang: str, code: str, *, deadline: float | None = None) -> Findings:
     """Like :func:`analyze`, also saying whether a bound (size, work, ``deadline`` as a
-    ``time.process_time()`` value: CPU time, so a busy machine is not a complex command)
+    ``time.thread_time()`` value: CPU time, so a busy machine is not a complex command)
     cut the analysis short; never raises."""
     from dcg.embedded.actions import Sink
     from dcg.embedded.values import MARKERS

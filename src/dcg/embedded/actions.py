@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import time
 
+from dcg.embedded.render import DYNAMIC_WORD as DYNAMIC
 from dcg.embedded.render import command_line, rm_line, word
-from dcg.embedded.values import DYN, flatten, join, text
+from dcg.embedded.values import DYN, as_str, flatten, join, text
 from dcg.frozen import Frozen
 
 MAX_FINDINGS = 256
@@ -54,7 +55,7 @@ class Sink:
         if (
             deadline is not None
             and before >> 10 != self.work >> 10
-            and time.process_time() > deadline
+            and time.thread_time() > deadline
         ):
             raise Limit("deadline")
 
@@ -172,7 +173,9 @@ def _lines(a: Action, args: list[object], kwargs: dict[str, object]) -> list[str
         if s is not None and s.strip() in ("-|", "|-") and len(args) > a.pos + 1:
             rest = args[a.pos + 1 :]
             return [command_line(rest[0] if len(rest) == 1 else flatten(rest))]
-        return []
+        return _opened(a, args, s)
+    if k in _FILE_KINDS:
+        return _file_lines(a, args, kwargs, first)
     if k == "rm":
         items = [first] if a.kw and a.kw in kwargs else list(args[a.pos :])
         return [rm_line(a.tool, _paths(items))]
@@ -187,3 +190,86 @@ def _lines(a: Action, args: list[object], kwargs: dict[str, object]) -> list[str
             return [rm_line(f"rm {flags}", _paths(list(args[a.pos + 1 :])))]
         return [rm_line("rm", _paths(list(args[a.pos :])))]
     return []
+
+
+# --- writes: what a call that writes, copies, moves, links or chmods a file does ---------
+
+_FILE_KINDS = frozenset(("write", "append", "write_mode", "copy", "move", "link", "chmod",
+                         "module", "script", "extract"))  # fmt: skip
+_WRITE_MODES = ("w", "a", "x", "+", "WRONLY", "RDWR", "CREAT", "TRUNC", "APPEND")
+
+
+def _redirect(mode: str | None) -> str:
+    """The shell redirection a write in ``mode`` amounts to: ``>>`` for an append (which
+    destroys nothing, so the safety net keeps nothing), ``>`` for anything that may replace
+    or change content in place (``w``, ``r+``, ``O_TRUNC``, a mode dcg cannot read)."""
+    if mode is None or DYN in mode:
+        return ">"
+    appends = "a" in mode.replace("TRUNC", "") or "APPEND" in mode
+    if appends and "w" not in mode and "TRUNC" not in mode:
+        return ">>"
+    return ">"
+
+
+_TOOLS = {"copy": "cp", "move": "mv", "link": "ln -s"}
+
+
+def _path(v: object) -> str:
+    return word(as_str(v), always=True)
+
+
+def _opened(a: Action, args: list[object], mode: str | None) -> list[str]:
+    """Perl ``open(FH, '>', PATH)`` / ``open(FH, '>>PATH')``, Ruby ``open(PATH, 'w')``."""
+    if mode is None:
+        return []
+    if a.tool == "mode":  # Ruby: open(path, mode)
+        given = text(args[a.pos + 1]) if len(args) > a.pos + 1 else None
+        if not given or not any(m in given for m in "wa+"):
+            return []
+        return [f": {_redirect(given)} {_path(args[a.pos])}"]
+    m = mode.strip()
+    op = ">>" if m.startswith(">>") else ">"
+    if len(args) > a.pos + 1:  # three arguments: the mode, then the path
+        return [f": {op} {_path(args[a.pos + 1])}"] if m.startswith((">", "+")) else []
+    if m.startswith((">", "+<", "+>")):
+        return [f": {op} {word(m.lstrip('+<> '), always=True)}"]
+    return []
+
+
+def _file_lines(
+    a: Action, args: list[object], kwargs: dict[str, object], first: object
+) -> list[str]:
+    k = a.kind
+    if first is _MISSING:
+        return []
+    if k in ("write", "append"):
+        return [f": {'>>' if k == 'append' else '>'} {_path(first)}"]
+    if k == "write_mode":
+        mode = kwargs.get("mode", kwargs.get("flags", _arg(a, args, {}, a.pos + 1)))
+        if mode is _MISSING:
+            return []
+        m = text(mode)
+        if m is None or DYN in m or any(w in m for w in _WRITE_MODES):
+            return [f": {_redirect(m)} {_path(first)}"]
+        return []
+    if k in _TOOLS:
+        other = _arg(a, args, kwargs, a.pos + 1)
+        if other is _MISSING:
+            other = kwargs.get("dst", kwargs.get("dest", kwargs.get("target", _MISSING)))
+        if other is _MISSING:
+            return []
+        tool = a.tool if a.tool and a.tool != "self" else _TOOLS[k]
+        if a.tool == "self" and k == "link":  # Path(link).symlink_to(target)
+            first, other = other, first
+        return [f"{tool} -- {_path(first)} {_path(other)}"]
+    if k == "extract":  # archive.extractall(path) / shutil.unpack_archive(file, dir)
+        into = _arg(a, args, {}, a.pos + 1)
+        into = kwargs.get("path", kwargs.get("extract_dir", "." if into is _MISSING else into))
+        return [f"tar -xf {_path(first)} -C {_path(into)}"]
+    if k == "chmod":
+        paths = args[a.pos :] if a.tool == "all" else [first]
+        return ["chmod -- 0 " + " ".join(_path(p) for p in paths)]
+    name = text(first)
+    if k == "module":  # runpy.run_module(NAME): python -m NAME with arguments unknown
+        return [f"python3 -m {word(name or DYN)} {DYNAMIC}"]
+    return [f"python3 {word(name or DYN)} {DYNAMIC}"]

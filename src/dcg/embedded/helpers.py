@@ -65,6 +65,11 @@ def helper(kind: str, args: list[object], kwargs: dict[str, object]) -> object:
         if len(args) == 2 and isinstance(args[1], list):
             return as_str(args[0]).join(as_str(x) for x in args[1])
         return None
+    if kind == "archive":  # zipfile.ZipFile(f): the object stands for its file
+        return PathValue(as_str(first)) if first is not None else PathValue(DYN)
+    if kind == "chr":  # chr(100): code points spelled as numbers
+        n = text(first)
+        return chr(int(n)) if n is not None and n.isdigit() and int(n) < 0x110000 else None
     if kind == "module":
         name = text(first)
         return Ref(name) if name and DYN not in name else None

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dcg.embedded import writecalls
 from dcg.embedded.actions import Action
 from dcg.embedded.lang import Lang, LexSpec
 from dcg.embedded.scanner import run
@@ -75,9 +76,10 @@ _CALLS: dict[str, Action] = {
     "vm.runInContext": Action("eval"),
 }
 for _name in ("rmSync", "rm", "rmdirSync", "rmdir", "unlinkSync", "unlink"):
-    # fs/promises and fs-extra expose the same functions.
+    # fs/promises and fs-extra expose the same functions (writes: writecalls covers them).
     _CALLS[f"fs.promises.{_name}"] = _CALLS[f"fs.{_name}"]
     _CALLS[f"fs-extra.{_name}"] = _CALLS[f"fs.{_name}"]
+_CALLS.update(writecalls.JAVASCRIPT)
 
 _HELPERS = {
     "require": "module",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dcg.embedded import writecalls
 from dcg.embedded.actions import Action
 from dcg.embedded.lang import Lang, LexSpec
 from dcg.embedded.scanner import run
@@ -33,6 +34,7 @@ _CALLS: dict[str, Action] = {
 }
 for _name in ("system", "exec", "unlink", "rmdir", "readpipe", "open"):
     _CALLS[f"CORE.{_name}"] = _CALLS[_name]
+_CALLS.update(writecalls.PERL)
 
 _HELPERS = {
     "File.Spec.catfile": "join",

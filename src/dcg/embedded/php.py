@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dcg.embedded import writecalls
 from dcg.embedded.actions import Action
 from dcg.embedded.lang import Lang, LexSpec
 from dcg.embedded.scanner import run
@@ -27,6 +28,7 @@ _CALLS: dict[str, Action] = {
     # new RecursiveDirectoryIterator($dir): later per-entry deletions delete the tree.
     "RecursiveDirectoryIterator": Action("walker"),
 }
+_CALLS.update(writecalls.PHP)
 
 _HELPERS = {
     "getenv": "env",

@@ -7,9 +7,10 @@ calls with literal arguments.
 
 from __future__ import annotations
 
-from dcg.embedded import actions
+from dcg.embedded import actions, writecalls
 from dcg.embedded.actions import MAX_DEPTH, Action, Sink
 from dcg.embedded.helpers import helper
+from dcg.embedded.python_tables import CALLS, CONSTS, HELPERS, RM_F, RMDIR
 from dcg.embedded.render import rm_line
 from dcg.embedded.values import (
     DYN,
@@ -38,81 +39,6 @@ else:
     # The node classes of the built-in _ast module are those of ast; importing ast itself
     # would cost more than the rest of the analysis (enum, contextlib, collections).
     import _ast as ast
-
-RM_F = Action("rm", kw="path", tool="rm -f")
-RMDIR = Action("rm", kw="path", tool="rmdir")
-
-CALLS: dict[str, Action] = {
-    "os.system": Action("shell", kw="command"),
-    "os.popen": Action("shell", kw="cmd"),
-    "subprocess.getoutput": Action("shell", kw="cmd"),
-    "subprocess.getstatusoutput": Action("shell", kw="cmd"),
-    "commands.getoutput": Action("shell"),
-    "commands.getstatusoutput": Action("shell"),
-    "pty.spawn": Action("shell", kw="argv"),
-    "asyncio.create_subprocess_shell": Action("shell", kw="cmd"),
-    "asyncio.create_subprocess_exec": Action("argv"),
-    "os.execl": Action("execl"),
-    "os.execlp": Action("execl"),
-    "os.execle": Action("execl", tool="env"),
-    "os.execlpe": Action("execl", tool="env"),
-    "os.spawnl": Action("execl", pos=1),
-    "os.spawnlp": Action("execl", pos=1),
-    "os.spawnle": Action("execl", pos=1, tool="env"),
-    "os.spawnlpe": Action("execl", pos=1, tool="env"),
-    "os.posix_spawn": Action("execv"),
-    "os.posix_spawnp": Action("execv"),
-    "shutil.rmtree": Action("rm", kw="path", tool="rm -rf"),
-    "os.remove": RM_F,
-    "os.unlink": RM_F,
-    "os.rmdir": RMDIR,
-    "os.removedirs": Action("rm", kw="name", tool="rmdir -p"),
-    "pathlib.Path.unlink": Action("rm", kw="self", tool="rm -f"),
-    "pathlib.Path.rmdir": Action("rm", kw="self", tool="rmdir"),
-    "os.chdir": Action("chdir", kw="path"),
-    "exec": Action("eval"),
-    "eval": Action("eval"),
-    "builtins.exec": Action("eval"),
-    "builtins.eval": Action("eval"),
-}
-for _name in ("run", "call", "check_call", "check_output", "Popen"):
-    CALLS[f"subprocess.{_name}"] = Action("shell", kw="args")
-for _name in ("execv", "execve", "execvp", "execvpe"):
-    CALLS[f"os.{_name}"] = Action("execv")
-for _name in ("spawnv", "spawnve", "spawnvp", "spawnvpe"):
-    CALLS[f"os.{_name}"] = Action("execv", pos=1)
-
-HELPERS = {
-    "os.path.join": "join",
-    "posixpath.join": "join",
-    "os.path.expanduser": "expanduser",
-    "os.path.abspath": "identity",
-    "os.path.realpath": "identity",
-    "os.path.normpath": "identity",
-    "os.fspath": "identity",
-    "str": "identity",
-    "os.path.dirname": "dirname",
-    "os.getcwd": "cwd",
-    "pathlib.Path.cwd": "cwd",
-    "pathlib.Path.home": "home",
-    "os.getenv": "env",
-    "os.environ.get": "env",
-    "tempfile.gettempdir": "tmp",
-    "tempfile.mkdtemp": "mktemp",
-    "tempfile.TemporaryDirectory": "mktemp",
-    "shlex.quote": "quote",
-    "pipes.quote": "quote",
-    "shlex.join": "shlex_join",
-    "__import__": "module",
-    "importlib.import_module": "module",
-}
-for _cls in ("Path", "PurePath", "PosixPath", "PurePosixPath"):
-    HELPERS[f"pathlib.{_cls}"] = "path"
-HELPERS["Path"] = "path"  # used without its import in a snippet
-HELPERS["Path.home"] = "home"
-HELPERS["Path.cwd"] = "cwd"
-
-CONSTS: dict[str, object] = {"os.curdir": ".", "os.sep": "/", "os.path.sep": "/"}
 
 
 def fallback_lang() -> Lang:
@@ -146,7 +72,11 @@ def analyze(code: str, sink: Sink, depth: int = 0) -> None:
 
         scan_tokens(fallback_lang(), code, sink, depth)
         return
-    _Visitor(sink, depth).visit(tree)
+    from dcg.embedded.pycalls import uncalled
+
+    visitor = _Visitor(sink, depth)
+    visitor.skip = uncalled(tree)  # functions nothing calls never run: not judged
+    visitor.visit(tree)
 
 
 def _walk(node: ast.AST) -> Iterator[ast.AST]:
@@ -186,6 +116,7 @@ class _Visitor:
         self.star: list[str] = []
         self.roots: list[object] = []  # os.walk roots of the enclosing loops
         self.cwd: str | None = None  # where os.chdir() went, when known
+        self.skip: set[int] = set()  # function definitions nothing reaches
 
     # ----- bindings -----
 
@@ -249,6 +180,8 @@ class _Visitor:
     visit_AsyncWith = visit_With
 
     def visit_FunctionDef(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        if id(node) in self.skip:
+            return
         for arg in _walk(node.args):
             if isinstance(arg, ast.arg):
                 self.env[arg.arg] = None
@@ -451,17 +384,9 @@ class _Visitor:
                 self.cwd = actions.chdir(self.cwd, act, args, kwargs)
             else:
                 self.emit(f"python {q}", actions.apply(act, args, kwargs, self.cwd), act)
-        elif (
-            isinstance(node.func, ast.Attribute)
-            and node.func.attr in ("unlink", "rmdir")
-            and not node.args
-        ):
-            # pathlib: Path(p).unlink() / p.rmdir()
-            act = RM_F if node.func.attr == "unlink" else RMDIR
-            recv = self.eval(node.func.value)
-            target = recv if isinstance(recv, str) else None
-            lines = actions.apply(act, [target], {}, self.cwd)
-            self.emit(f"python Path.{node.func.attr}", lines, act)
+        elif isinstance(node.func, ast.Attribute) and node.func.attr in writecalls.METHOD_NAMES:
+            # pathlib: Path(p).unlink(), p.rmdir(), p.write_text(…), p.rename(q), …
+            writecalls.python_method(self, node.func.value, node, node.func.attr)
         self.generic_visit(node)
 
     def emit(self, label: str, lines: list[str], act: Action) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dcg.embedded import writecalls
 from dcg.embedded.actions import Action
 from dcg.embedded.lang import Lang, LexSpec
 from dcg.embedded.scanner import run
@@ -47,6 +48,7 @@ _FILEUTILS = {"rm_rf": RM_RF, "rm_r": RM_RF, "rmtree": RM_RF, "remove_dir": RM_R
 for _name, _act in _FILEUTILS.items():
     for _mod in ("FileUtils", "FileUtils.Verbose"):
         _CALLS[f"{_mod}.{_name}"] = _act
+_CALLS.update(writecalls.RUBY)
 
 _HELPERS = {
     "File.join": "join",

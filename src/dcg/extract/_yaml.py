@@ -196,8 +196,34 @@ def _find(
         i += 1
 
 
-def split_item(path: str, lines: list[str], key: str, item: Item, source: str) -> list[Found]:
-    """The command lines of one value, split as a script and located in the file."""
+def split_item(
+    path: str, lines: list[str], key: str, item: Item, source: str, shell: str = "bash"
+) -> list[Found]:
+    """The command lines of one value, split as a script in ``shell``'s language and
+    located in the file."""
+    if shell == "powershell":
+        from dcg.extract import powershell
+
+        indent = item.column - 1 if item.block else 0
+        found = powershell.commands(
+            path, item.text, source=source, label=key, line=item.line, indent=indent
+        )
+        if item.block:
+            return found
+        quoted = lines[item.line - 1][item.column - 1 : item.column] in ("'", '"')
+        first = item.column + (1 if quoted else 0)
+        return [
+            Found(
+                path,
+                f.line,
+                first if f.line == item.line else f.column,
+                f.text,
+                source,
+                key,
+                f.shell,
+            )
+            for f in found
+        ]
     if item.block:
         return split(
             item.text, path=path, source=source, label=key, line=item.line, indent=item.column - 1

@@ -1,6 +1,7 @@
 """GitHub Actions workflows: the ``run:`` steps (``.github/workflows/*.yml``).
 
-A step's ``shell: pwsh`` (or ``powershell``) makes its script PowerShell; any other shell,
+A step's ``shell: pwsh`` (or ``powershell``) makes its script PowerShell, cut into
+statements by PowerShell's rules (:mod:`dcg.extract.powershell`); any other shell,
 or none, is read as bash (GitHub's default on Linux and macOS runners).
 """
 
@@ -50,7 +51,7 @@ def commands(path: str, text: str) -> list[Found]:
     out: list[Found] = []
     for key, item in _yaml.find(text, ("run",)):
         shell = step_shell(lines, item.key_line) if "shell:" in text else "bash"
-        pieces = _yaml.split_item(path, lines, key, item, "github-actions")
+        pieces = _yaml.split_item(path, lines, key, item, "github-actions", shell)
         out.extend(
             Found(f.path, f.line, f.column, f.text, f.source, f.label, shell) for f in pieces
         )

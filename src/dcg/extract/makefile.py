@@ -4,11 +4,14 @@ Variables assigned anywhere in the file with ``=``, ``:=``, ``::=``, ``?=`` or `
 expanded in recipe lines (``$(VAR)``, ``${VAR}``; make expands recipes after reading the
 whole file), as are make's built-ins (``$(RM)`` is ``rm -f``); a variable the file does not
 set comes from the environment, so it becomes the shell's ``${VAR}``; ``$$`` becomes ``$``;
-functions and automatic variables are left as written.
+make's own functions are make's (:mod:`dcg.extract.makefuncs`: ``$(foreach …)`` loops,
+``$(eval …)`` is empty, ``$(shell CMD)`` is the shell's ``$(CMD)``); ``define`` blocks are
+variables, not rules; automatic variables are left as written.
 """
 
 from __future__ import annotations
 
+from dcg.extract import makefuncs
 from dcg.extract.found import Found
 
 _ASSIGN_OPS = ("::=", ":=", "?=", "+=", "!=", "=")
@@ -74,6 +77,14 @@ def _expand(text: str, variables: dict[str, str], depth: int = 0) -> str:
                 continue
             if nxt in "({":
                 close = ")" if nxt == "(" else "}"
+                whole = makefuncs.closing(text, i + 2, close)
+                head, _, body = text[i + 2 : whole].partition(" ")
+                if whole != -1 and head in makefuncs.NAMES and depth < 8:
+                    value = makefuncs.call(head, body, variables, _function_expand(depth))
+                    if value is not None:
+                        out.append(value)
+                        i = whole + 1
+                        continue
                 end = text.find(close, i + 2)
                 name = text[i + 2 : end] if end != -1 else ""
                 if name in variables and depth < 8:
@@ -99,6 +110,13 @@ def _expand(text: str, variables: dict[str, str], depth: int = 0) -> str:
     return "".join(out)
 
 
+def _function_expand(depth: int) -> makefuncs.Expand:
+    def expand(text: str, variables: dict[str, str]) -> str:
+        return _expand(text, variables, depth + 1)
+
+    return expand
+
+
 def recipes(text: str, path: str = "Makefile") -> dict[str, list[Found]]:
     """Every rule's recipe lines, by target (a rule with several targets is listed under each)."""
     return rules(text, path)[0]
@@ -116,7 +134,23 @@ def rules(
     rules: dict[str, list[Found]] = {}
     deps: dict[str, list[str]] = {}
     current: list[str] = []
+    defining: tuple[str, list[str]] | None = None
     for number, line in _logical(text):
+        if defining is not None:
+            if line.strip() == "endef" or line.strip().startswith("endef "):
+                variables[defining[0]] = "\n".join(defining[1])
+                defining = None
+            else:
+                defining[1].append(line)
+            continue
+        if line.startswith(("define ", "override define ", "export define ")):
+            words = line.split()
+            name = (
+                words[words.index("define") + 1] if len(words) > words.index("define") + 1 else ""
+            )
+            defining = (name, [])
+            current = []
+            continue
         if line.startswith("\t"):
             stripped = line[1:].lstrip(" \t")
             while stripped[:1] in ("@", "-", "+") and stripped:

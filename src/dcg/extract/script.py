@@ -9,16 +9,26 @@ from __future__ import annotations
 
 from dcg.extract.found import Found
 
-_EXTENSIONS = {".sh": "bash", ".bash": "bash", ".zsh": "bash", ".ksh": "bash", ".ps1": "powershell"}
+_EXTENSIONS = {".sh": "bash", ".bash": "bash", ".zsh": "bash", ".ksh": "bash"}
+_EXTENSIONS.update({".ps1": "powershell", ".psm1": "powershell"})
 _INTERPRETERS = {"sh": "bash", "bash": "bash", "dash": "bash", "zsh": "bash", "ksh": "bash"}
 _INTERPRETERS.update({"ash": "bash", "pwsh": "powershell", "powershell": "powershell"})
 
 
 def script_shell(name: str, head: str) -> str | None:
-    """``bash``/``powershell`` when the file is a shell script, by extension or shebang."""
+    """``bash``/``powershell`` when the file is a shell script, by its shebang (the
+    content: ``#!/usr/bin/env pwsh`` makes even a ``.sh`` PowerShell) or else by its
+    extension (``.sh``, ``.bash``…, ``.ps1``, ``.psm1``)."""
+    by_content = _shebang(head)
+    if by_content is not None:
+        return by_content
     dot = name.rfind(".")
     if dot > 0 and name[dot:].lower() in _EXTENSIONS:
         return _EXTENSIONS[name[dot:].lower()]
+    return None
+
+
+def _shebang(head: str) -> str | None:
     if not head.startswith("#!"):
         return None
     words = head[2:].split("\n", 1)[0].split()
@@ -28,11 +38,15 @@ def script_shell(name: str, head: str) -> str | None:
     if interp == "env":
         rest = [w for w in words[1:] if not w.startswith("-")]
         interp = rest[0] if rest else ""
-    return _INTERPRETERS.get(interp)
+    return _INTERPRETERS.get(interp.lower().removesuffix(".exe"))
 
 
 def commands(path: str, text: str) -> list[Found]:
     shell = script_shell(path.rsplit("/", 1)[-1], text[:256]) or "bash"
+    if shell == "powershell":
+        from dcg.extract import powershell
+
+        return powershell.commands(path, text)
     return split(text, path=path, source="shell", shell=shell)
 
 

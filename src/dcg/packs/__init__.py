@@ -12,19 +12,28 @@ and one line below.
 
 from __future__ import annotations
 
+from dcg.agents import keyword_dirs
+
 # typing is not imported at run time: it costs more than the hook's whole budget.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dcg.model import Pack
 
+# Every agent's hook files come from the agent registry: a name no payload carries counts
+# anywhere, a directory the agents' own payloads carry only as a command spells a path.
+_BARE_DIRS, _CARRIED_DIRS = keyword_dirs()
 _SELF_KEYWORDS = (
     "dcg", "-mdcg", "hooks", "settings", "config.toml", "allowlist", "history.jsonl",
-    "pending_confirmations", "allow_once", ".cursor", ".windsurf", ".codeium",
-    ".copilot", ".github", "opencode", "mv", "chmod", "chown", "chattr", "chgrp",
-    "setfacl", "truncate", "shred", "unlink", "rmdir", "tee", "ln", "rsync",
+    "pending_confirmations", "allow_once", "audit-cursor", "approval_attempts", *_BARE_DIRS,
+    "mv", "chmod", "chown", "chattr", "chgrp", "setfacl", "truncate", "shred", "unlink",
+    "rmdir", "tee", "ln", "rsync", "packed-refs",
+    # The hook's runtime (.pth, sitecustomize, uninstalling its Python) and the archivers
+    # that write whatever their archive holds into the directory they run in.
+    ".pth", "sitecustomize", "usercustomize", "uninstall", "pyenv", "tar", "unzip",
+    "bsdtar", "7z", "cpio",
     *(
         f"{before}{d}{after}"
-        for d in (".claude", ".codex", ".gemini", ".factory", ".qwen", ".augment")
+        for d in _CARRIED_DIRS
         for before, after in (("~/", ""), ("home/", ""), ("home}/", ""), (" ", ""),
                               ("=", ""), ("", " "), ("", "/ "), ("", "*"), ("", "/*"),
                               ("", ","), ("", "}"), ("", "/,"), ("", "/}"))
@@ -122,6 +131,9 @@ REGISTRY: tuple[tuple[str, tuple[str, ...]], ...] = (
             "typeset",
             "local ",
             "((",
+            # sed's e command and s///e flag run shell text; crontab FILE installs commands.
+            "sed ",
+            "crontab",
         ),
     ),
     # --- optional packs ---

@@ -26,14 +26,16 @@ class Command(Frozen):
     True when the command word or an argument came from an expansion that could not
     be resolved statically. ``cwd`` is the directory that ``cd``/``pushd`` earlier on the
     line moved to (as written, relative to the payload cwd when not absolute), None when
-    there was none, ``"\\x00?"`` when it cannot be known.
+    there was none, ``"\\x00?"`` when it cannot be known. ``raw`` is the command word as
+    written before it was normalised (``/tmp/x`` for ``x``), "" when not known.
 
     ``text`` is what rule patterns are matched against: ``" ".join(words)`` followed
     by `` >target`` for each output redirection and `` <<< stdin`` (whitespace folded)
     when the command is fed a heredoc or here-string.
     """
 
-    __slots__ = ("argv", "cwd", "data", "dynamic", "redirects", "stdin", "text", "via", "words")
+    __slots__ = ("argv", "cwd", "data", "dynamic", "raw", "redirects", "stdin", "text", "via",
+                 "words")  # fmt: skip
 
     argv: tuple[str, ...]
     words: tuple[str, ...]
@@ -43,6 +45,7 @@ class Command(Frozen):
     via: tuple[str, ...]
     dynamic: bool
     cwd: str | None
+    raw: str
     text: str
 
     def __init__(
@@ -56,6 +59,7 @@ class Command(Frozen):
         via: tuple[str, ...] = (),
         dynamic: bool = False,
         cwd: str | None = None,
+        raw: str = "",
     ) -> None:
         if words is None:
             words = argv
@@ -67,6 +71,7 @@ class Command(Frozen):
         self._set("via", via)
         self._set("dynamic", dynamic)
         self._set("cwd", cwd)
+        self._set("raw", raw)
         text = " ".join(words)
         for op, target in redirects:
             if ">" in op:

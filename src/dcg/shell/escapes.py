@@ -120,7 +120,10 @@ def _sqlite_text(w: Work, text: str) -> None:
             continue
         word, _, rest = t.partition(" ")
         rest = rest.strip()
-        if word in (".shell", ".system"):
+        name = word[1:].lower()
+        if len(name) >= 2 and ("shell".startswith(name) or "system".startswith(name)):
+            # sqlite3 takes any prefix of two letters or more: .sh, .sys
+
             w.payloads.append(("sh", f"sqlite3 {word}", rest, []))
         elif word in (".once", ".output", ".read", ".import") and rest.lstrip("'\"")[:1] == "|":
             cmd = rest.strip("'\"")[1:]

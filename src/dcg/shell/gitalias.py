@@ -111,6 +111,10 @@ def _global(
         git.chdir.append(UNKNOWN if dyn else value)
     elif opt == "--git-dir":
         git.git_dir = UNKNOWN if dyn else value
+    if opt in ("-C", "--git-dir", "--work-tree"):
+        # Where git works, kept for the safety net (dcg.safety.plan), which must snapshot
+        # that repository and not the one of the shell's directory.
+        w.via = (*w.via, f"git {opt} {UNKNOWN if dyn else value}")
 
 
 def _variable(name: str, env: dict[str, str | None], w: Work) -> str | None:
@@ -234,13 +238,7 @@ class _Lookup:
         self.command = _environment(w, env) + git.settings
         self.files: list[tuple[str, str]] | None = None
 
-    def get(self, key: str) -> tuple[bool, str | None]:
-        """(found, value); value None when it is set but cannot be known."""
-        for k, v in reversed(self.command):
-            if k == key:
-                return True, v
-        if SETTING + key in self.env:
-            return True, self.env[SETTING + key]
+    def _load(self) -> list[tuple[str, str]]:
         if self.files is None:
             from dcg.shell import gitconfig
 
@@ -249,7 +247,25 @@ class _Lookup:
                 git_dir = _variable("GIT_DIR", self.env, self.w)
             start = _start(self.git, self.env)
             self.files = gitconfig.entries(start, None if git_dir == UNKNOWN else git_dir)
-        for k, v in reversed(self.files):
+        return self.files
+
+    def every(self) -> list[tuple[str, str | None]]:
+        """The settings git sees, lowest precedence first: the config files when they were
+        read already (an alias; they are not read for a plain git command, which keeps its
+        cost), the line's ``git config``, the command's own (-c, GIT_CONFIG_*)."""
+        files = self.files or []
+        out: list[tuple[str, str | None]] = [(_key(k), v) for k, v in files]
+        out += [(k[len(SETTING) :], v) for k, v in self.env.items() if k.startswith(SETTING)]
+        return out + self.command
+
+    def get(self, key: str) -> tuple[bool, str | None]:
+        """(found, value); value None when it is set but cannot be known."""
+        for k, v in reversed(self.command):
+            if k == key:
+                return True, v
+        if SETTING + key in self.env:
+            return True, self.env[SETTING + key]
+        for k, v in reversed(self._load()):
             if _key(k) == key:
                 return True, v
         return False, None
@@ -288,7 +304,15 @@ def resolve(w: Work, env: dict[str, str | None]) -> None:
         w.dyns = w.dyns[:1] + [False] * len(words) + w.dyns[2:]
         _strip_globals(w, git, env)
         lookup.command = _environment(w, env) + git.settings
-    _force_clean(w, lookup or _Lookup(w, git, env))
+    lookup = lookup or _Lookup(w, git, env)
+    _force_clean(w, lookup)
+    if w.argv[1] == "checkout":
+        from dcg.shell import gitpaths
+
+        gitpaths.checkout(w, _start(git, env))
+    from dcg.shell import toolruns
+
+    toolruns.git(w, env, lookup.every())
 
 
 def _quote(word: str) -> str:

@@ -133,11 +133,21 @@ def _value(text: str, i: int) -> tuple[str, int]:
 
 
 def _read(path: str) -> str | None:
+    """A regular file's text, bounded; never waits (a FIFO named by an include is skipped)."""
+    from _stat import S_ISREG
+
     try:
-        with open(path, "rb") as f:
-            data = f.read(MAX_BYTES)
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+    except (OSError, ValueError):
+        return None
+    try:
+        if not S_ISREG(os.fstat(fd).st_mode):
+            return None
+        data = os.read(fd, MAX_BYTES)
     except OSError:
         return None
+    finally:
+        os.close(fd)
     return data.decode("utf-8", "replace")
 
 

@@ -27,6 +27,11 @@ WORD = "<opaque>"
 # Programs that only fetch: their output piped into a shell is an installer, the
 # documented known limit (README "Known limits").
 FETCHERS = frozenset(("curl", "wget", "fetch", "http", "https", "xh", "aria2c"))
+# Programs that edit files in place: sed's edit is applied, npm pkg set's too; any other
+# file these write (perl -pi, ed, vim -c, patch) holds text dcg cannot know.
+EDITORS = frozenset(("sed", "gsed", "perl", "ruby", "awk", "gawk", "ed", "red", "ex", "vi",
+                     "vim", "nvim", "patch", "npm", "pnpm"))  # fmt: skip
+
 
 # Substitutions that look up a path rather than compute code: `$(which python) x.py`,
 # `$(brew --prefix)/bin/x` stay judged by the dynamic-command rule as before.

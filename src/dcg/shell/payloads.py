@@ -197,6 +197,11 @@ def _container(w: Work) -> None:
     i = skip_options(argv, 1, "Hc", ("context", "host", "config", "log-level", "url"))
     if i < len(argv) and argv[i] in ("compose", "container"):
         i = skip_options(argv, i + 1, "fp", ("file", "project-name", "profile", "env-file"))
+    if i < len(argv) and argv[i] == "run":
+        from dcg.shell import toolruns
+
+        toolruns.container_run(w)
+        return
     if i >= len(argv) or argv[i] != "exec":
         return
     long = ("env", "user", "workdir", "env-file", "detach-keys", "index")
@@ -336,6 +341,17 @@ def _escape(name: str) -> Callable[[Work], None]:
     return handle
 
 
+def _runner(name: str) -> Callable[[Work], None]:
+    """A detached runner of dcg.shell.toolruns, imported only when one runs."""
+
+    def handle(w: Work) -> None:
+        from dcg.shell import toolruns
+
+        toolruns.HANDLERS[name](w)
+
+    return handle
+
+
 _PYTHON = _interpreter("python", "c", "WXQ", "m")
 HANDLERS: dict[str, Callable[[Work], None]] = {
     **{name: _shell for name in SHELLS},
@@ -362,6 +378,7 @@ HANDLERS: dict[str, Callable[[Work], None]] = {
     "nawk": _awk,
     **{name: _escape("vim") for name in ("vim", "vi", "ex", "nvim", "view", "gvim", "vimdiff")},
     "sqlite3": _escape("sqlite"),
+    **{name: _runner(name) for name in ("tmux", "screen", "crontab", "sed", "gsed")},
     **{name: _escape("tcl") for name in ("tclsh", "wish", "expect", "tclsh8.6", "jimsh")},
     "pypy": _PYTHON,
     "pypy3": _PYTHON,

@@ -13,13 +13,14 @@ walker found a command that runs a file.
 from __future__ import annotations
 
 from dcg import oslite as os
+from dcg.shell.limits import TooComplex, Unjudged
 from dcg.shell.payloads import SHELLS
 from dcg.shell.unwrap import normalize
 
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
 
 if TYPE_CHECKING:
-    from dcg.shell.limits import Files
+    from dcg.shell.limits import Budget, Files
     from dcg.shell.unwrap import Work
     from dcg.shell.words import Token
 
@@ -42,6 +43,10 @@ def interpreter_lang(name: str) -> str | None:
 
 def where(files: Files, path: str, here: str | None) -> str | None:
     """The absolute path of ``path`` for a command run in ``here`` (the walker's cd)."""
+    if "$" in path:
+        path = known(path) or ""
+        if not path:
+            return None
     if path.startswith("~/") or path == "~":
         from dcg.targets import home
 
@@ -87,6 +92,10 @@ def read(files: Files, path: str) -> str | None:
     if files.read_count < MAX_FILES:
         files.read_count += 1
         text = _read(path)
+        if text is not None and text != TOO_BIG:
+            from dcg.shell.limits import earn
+
+            earn(files, len(text))
     files.seen[path] = text
     return text
 
@@ -156,6 +165,21 @@ def _shell_operand(argv: list[str]) -> tuple[int, bool]:
     return i, True
 
 
+def known(word: str) -> str | None:
+    """``word`` with ``$HOME``-style variables the hook's environment knows expanded (the
+    agent's shell has the same ones), None while a ``$`` is left: ``bash "$HOME/x.sh"``
+    runs the same file as ``bash ~/x.sh``."""
+    from dcg.selfpaths import expand
+
+    out = expand(word)
+    return None if "$" in out else out
+
+
+def _static(work: Work, i: int) -> bool:
+    """The word at ``i`` names one file dcg can find (literal, or variables it knows)."""
+    return not work.dyns[i] or known(work.argv[i]) is not None
+
+
 def target(work: Work, raw: str) -> tuple[str, str, int] | None:
     """``(language, path as written, index of its first argument)`` of the script file the
     command runs, or None. ``raw`` is the command word before normalisation."""
@@ -165,7 +189,7 @@ def target(work: Work, raw: str) -> tuple[str, str, int] | None:
         return None
     if name in SHELLS and name not in ("fish", "busybox"):
         i, stdin = _shell_operand(argv)
-        if i < len(argv) and not work.dyns[i]:
+        if i < len(argv) and _static(work, i):
             if argv[i].startswith(("<(", "/dev/")):
                 return None
             return "sh", argv[i], i + 1
@@ -175,7 +199,7 @@ def target(work: Work, raw: str) -> tuple[str, str, int] | None:
             return "sh", work.feed_files[0], len(argv)
         return None
     if name in ("source", "."):
-        if len(argv) > 1 and not work.dyns[1] and not argv[1].startswith(("<(", "/dev/")):
+        if len(argv) > 1 and _static(work, 1) and not argv[1].startswith(("<(", "/dev/")):
             return "sh", argv[1], 2
         return None
     lang = interpreter_lang(name)
@@ -186,12 +210,42 @@ def target(work: Work, raw: str) -> tuple[str, str, int] | None:
                 return None  # inline code: the interpreter handler judged it
             i += 1
         i += i < len(argv) and argv[i] == "--"
-        if i < len(argv) and not work.dyns[i] and argv[i] != "-":
+        if i < len(argv) and _static(work, i) and argv[i] != "-":
             return lang, argv[i], i + 1
         return None
     if "/" in raw and not raw.endswith("/"):
         return "exec", raw, 1
     return None
+
+
+def lex_lines(
+    text: str, shown: str, first: int, budget: Budget, depth: int, files: Files | None
+) -> tuple[list[tuple[int, list[Token]]], TooComplex | None]:
+    """The script's logical lines, lexed. Reading project files (``files``), a bound
+    reached while lexing ends the list there: the lines lexed are judged, the token count
+    goes back to what it was, and the error is returned for the caller to raise once they
+    are (:func:`dcg.shell.limits.bounded` then says the rest was not read)."""
+    from dcg.extract.script import split
+    from dcg.shell.lexer import lex
+
+    lines: list[tuple[int, list[Token]]] = []
+    spent = budget.tokens
+    at = first
+    try:
+        for found in split(text, path=shown, source="shell", line=first):
+            at = found.line
+            lines.append((found.line, lex(found.text, budget, depth)))
+    except TooComplex as exc:
+        if files is None:
+            raise
+        # What the bound leaves unread must name no guarded tool: a script padded past
+        # the bound to hide its `rm -rf` at the end is stopped, a long build is not.
+        rest = "\n".join(text.split("\n")[max(at - first, 0) :])
+        if files.wanted(rest):
+            raise Unjudged(f"{exc}; the rest of {shown} is not judged") from None
+        budget.tokens = spent
+        return lines, exc
+    return lines, None
 
 
 def split_functions(

@@ -5,6 +5,10 @@ Keys that start with a NUL are dcg's own (no shell variable can have one).
 
 from __future__ import annotations
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Sequence
+
 # The directory `cd`/`pushd` moved to earlier on the line, kept in the variable table
 # (dcg.selfguard resolves it against the payload cwd); UNKNOWN when it cannot be known.
 CWD = "\x00cwd"
@@ -12,15 +16,31 @@ UNKNOWN = "\x00?"
 CHDIR = frozenset(("cd", "pushd", "popd"))
 
 
+# Variables whose value dcg.selfguard knows (the hook runs in the agent's environment) and
+# that relocate dcg's own files: `d=$XDG_CONFIG_HOME; … $d/dcg` stays judged as dcg's.
+KNOWN_VARS = ("HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME",
+              "DCG_SESSION_DIR", "DCG_CONFIG", "DCG_SYSTEM_DIR")  # fmt: skip
+
+
 def home_only(word: str) -> bool:
-    """`$HOME/…` with no other expansion: dcg.selfguard knows what HOME is."""
-    for prefix in ("$HOME", "${HOME}"):
-        if word == prefix or word.startswith(prefix + "/"):
-            return "$" not in word[len(prefix) :] and "`" not in word
+    """`$HOME/…` (or another of :data:`KNOWN_VARS`) with no other expansion, also each
+    element of a `:` list such as a CDPATH: dcg.selfguard knows what it is."""
+    if ":" in word:
+        parts = word.split(":")
+        return any(parts) and all(home_only(p) or not ("$" in p or "`" in p) for p in parts)
+    for var in KNOWN_VARS:
+        for prefix in (f"${var}", f"${{{var}}}"):
+            if word == prefix or word.startswith(prefix + "/"):
+                return "$" not in word[len(prefix) :] and "`" not in word
     return False
 
 
-def chdir(argv: list[str], dyns: list[bool], env: dict[str, str | None]) -> None:
+def chdir(
+    argv: list[str],
+    dyns: list[bool],
+    env: dict[str, str | None],
+    assigns: dict[str, str | None] | None = None,
+) -> None:
     args = [(a, d) for a, d in zip(argv[1:], dyns[1:], strict=True) if not a.startswith("-")]
     old = env.get(CWD)
     if args and args[0][1] and home_only(args[0][0]):
@@ -29,6 +49,7 @@ def chdir(argv: list[str], dyns: list[bool], env: dict[str, str | None]) -> None
         env[CWD] = UNKNOWN
         return
     target = args[0][0] if args else "~"
+    target = _cdpath(target, old, env, assigns) or target
     if old == UNKNOWN and not target.startswith(("/", "~")):
         return
     if old is None or target.startswith(("/", "~", "$HOME")):
@@ -37,12 +58,109 @@ def chdir(argv: list[str], dyns: list[bool], env: dict[str, str | None]) -> None
         env[CWD] = old.rstrip("/") + "/" + target
 
 
+def _cdpath(
+    target: str,
+    old: str | None,
+    env: dict[str, str | None],
+    assigns: dict[str, str | None] | None,
+) -> str | None:
+    """Where ``cd DIR`` goes through ``CDPATH`` (set for this cd, on the line, or in the
+    environment): the first entry holding DIR, as bash looks (None: CDPATH not used)."""
+    if target.startswith(("/", "~", "$", "./", "../")) or target in (".", ".."):
+        return None
+    if assigns is not None and "CDPATH" in assigns:
+        cdpath = assigns["CDPATH"]
+    elif "CDPATH" in env:
+        cdpath = env["CDPATH"]
+    else:
+        from dcg.oslite import environ
+
+        cdpath = environ.get("CDPATH")
+    if not cdpath:
+        return None
+    from dcg import oslite as os
+
+    here = old if old not in (None, UNKNOWN) else None
+    base = env.get(BASE) or os.getcwd()
+    from dcg.oslite import environ
+
+    for entry in cdpath.split(":"):
+        entry = entry or "."
+        for var in ("$HOME", "${HOME}"):
+            if entry.startswith(var) and environ.get("HOME"):
+                entry = environ["HOME"] + entry[len(var) :]
+        if not entry.startswith(("/", "~")) and here is not None:
+            entry = here.rstrip("/") + "/" + entry
+        candidate = entry.rstrip("/") + "/" + target
+        full = os.path.expanduser(candidate) if candidate.startswith("~") else candidate
+        if os.path.isdir(os.path.join(base, full)):
+            return candidate
+    return None
+
+
+# The payload's cwd (dcg.shell.gitalias keeps it in the table under this key).
+BASE = "\x00base"
+# Options of wrappers (and git) that run the wrapped command in another directory.
+_WRAPPER_DIRS = {
+    "env": ("-C", "--chdir"),
+    "sudo": ("-D", "--chdir"),
+    "run0": ("-D", "--chdir"),
+    "nsenter": ("-w", "--wd"),
+    "unshare": ("--wd",),
+    "start-stop-daemon": ("-d", "--chdir"),
+    "git": ("-C", "--work-tree"),
+}
+
+
+def wrapper_dir(name: str, argv: list[str], assigns: dict[str, str | None]) -> None:
+    """``env -C DIR``, ``sudo -D DIR``, ``git -C DIR``: the wrapped command's own directory,
+    kept in ``assigns`` (relative to any such directory before it)."""
+    options = _WRAPPER_DIRS.get(name)
+    if options is None:
+        return
+    skip = False
+    for k, a in enumerate(argv[1:], 1):
+        if skip:
+            skip = False
+            continue
+        if name == "git" and not a.startswith("-"):
+            break  # git's own options end at the subcommand
+        skip = name == "git" and a in ("-C", "-c", "--git-dir", "--work-tree", "--namespace")
+        value = None
+        for opt in options:
+            if a == opt and k + 1 < len(argv):
+                value = argv[k + 1]
+            elif a.startswith(opt + "=") or (len(opt) == 2 and a.startswith(opt) and len(a) > 2):
+                value = a[len(opt) + (a[len(opt)] == "=") :]
+        if value is None:
+            continue
+        own = assigns.get(CWD)
+        if value.startswith(("/", "~", "$")) or own is None:
+            assigns[CWD] = value
+        elif own != UNKNOWN:
+            assigns[CWD] = own.rstrip("/") + "/" + value
+
+
+def command_cwd(assigns: dict[str, str | None], env: dict[str, str | None]) -> str | None:
+    """The directory a command runs in: the line's (``cd``), then its wrappers' own."""
+    line = env.get(CWD)
+    if CWD not in assigns:
+        return line
+    own = assigns[CWD]
+    if own is None or own == UNKNOWN:
+        return UNKNOWN
+    if own.startswith(("/", "~", "$")) or line is None:
+        return own
+    return UNKNOWN if line == UNKNOWN else line.rstrip("/") + "/" + own
+
+
 POSITIONAL = "\x00@"
 
 
-def set_positional(env: dict[str, str | None], args: list[str]) -> None:
-    """Remember "$@" / "$1"… (after `set -- ARGS` or for `sh -c SCRIPT NAME ARGS`)."""
-    env[POSITIONAL] = " ".join(args)
+def set_positional(env: dict[str, str | None], args: Sequence[str | None]) -> None:
+    """Remember "$@" / "$1"… (after `set -- ARGS` or for `sh -c SCRIPT NAME ARGS`); None
+    is an argument known only at run time."""
+    env[POSITIONAL] = None if None in args else " ".join(a for a in args if a is not None)
     for k in range(1, 10):
         env[POSITIONAL + str(k)] = args[k - 1] if k <= len(args) else ""
 
@@ -52,4 +170,5 @@ def declare(argv: list[str], dyns: list[bool], env: dict[str, str | None]) -> No
         name, eq, value = a.partition("=")
         if name.startswith("-") or not name:
             continue
-        env[name] = None if dyn or not eq or argv[0] == "read" else value
+        unknown = (dyn and not home_only(value)) or not eq or argv[0] == "read"
+        env[name] = None if unknown else value

@@ -2,7 +2,17 @@
 
 from __future__ import annotations
 
-from dcg.shell import clients, context, gitalias, gitargs, opaque, payloads, unwrap, wrappers
+from dcg.shell import (
+    clients,
+    context,
+    gitalias,
+    gitargs,
+    opaque,
+    payloads,
+    shellvars,
+    unwrap,
+    wrappers,
+)
 from dcg.shell.command import Command
 from dcg.shell.lexer import lex
 from dcg.shell.limits import MAX_DEPTH, MAX_SIZE, Budget, TooComplex
@@ -14,6 +24,7 @@ from dcg.shell.shellvars import declare as _declare
 from dcg.shell.shellvars import home_only as _home_only
 from dcg.shell.shellvars import set_positional
 from dcg.shell.static import piped_text, static_output
+from dcg.shell.toolruns import TOOL_ENV
 from dcg.shell.words import Heredoc
 from dcg.shell.words import expand as expand_word
 
@@ -43,7 +54,7 @@ def parse(
     out: list[Command] = []
     env: dict[str, str | None] = {gitalias.BASE: cwd} if cwd else {}
     try:
-        run_text(line, Ctx((), 0, env, Budget(deadline), files, {}), out)
+        run_text(line, Ctx((), 0, env, Budget(deadline, files), files, {}), out)
     except RecursionError:
         raise TooComplex("nesting too deep") from None
     return out
@@ -159,9 +170,9 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
     simple.fields = argv
     simple.stdin = stdin
     if any(">" in op for op, _ in redirects) or (argv and unwrap.normalize(argv[0]) in _WRITERS):
-        from dcg.shell import running
+        from dcg.shell import linefiles
 
-        running.remember_written(simple, redirects, env)
+        linefiles.remember_written(simple, redirects, env)
     if (argv and argv[0] in _DECLARE) or argv[:1] == ["read"]:
         _declare(argv, dyns, env)
     if _values_need_a_look(simple, argv, env):
@@ -173,14 +184,14 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
             ctx.budget.command()
             out.append(Command((), redirects=tuple(redirects), via=ctx.via, cwd=env.get(_CWD)))
         return
-    if argv[0] in _CHDIR and not dyns[0]:
-        _chdir(argv, dyns, env)
     work = unwrap.Work(argv, dyns, ctx.via, stdin)
     if simple.assigns:
         for word in simple.assigns:
             fields, dyn = expand_word(word, env, sub_text, split=False)
             name, _, value = (fields[0] if fields else "").partition("=")
-            work.assigns[name.rstrip("+")] = None if dyn else value
+            work.assigns[name.rstrip("+")] = None if dyn and not _home_only(value) else value
+    if argv[0] in _CHDIR and not dyns[0]:
+        _chdir(argv, dyns, env, work.assigns)
     pipe = simple.pipe_in
     if pipe is not None:
         work.piped = True
@@ -201,7 +212,7 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
 
 
 # Commands whose writes the walker remembers besides redirections (tee, copies, fetches).
-_WRITERS = frozenset(("tee", "cp", "mv", "install", "ln", *opaque.FETCHERS))
+_WRITERS = frozenset(("tee", "cp", "mv", "install", "ln", *opaque.FETCHERS, *opaque.EDITORS))
 _ARITH_WORDS = frozenset(("let", "declare", "typeset", "local", "read", "mapfile", "readarray"))
 
 
@@ -270,6 +281,7 @@ def _command(
             from dcg.shell.derived import label as feeding_label
 
             via = feeding_label(name, work, start)
+        shellvars.wrapper_dir(name, work.argv[:start], work.assigns)
         work.drop(start)
         work.via = (*work.via, via)
         work.payloads = []
@@ -277,9 +289,14 @@ def _command(
         return
     if not work.dyns[0]:
         work.argv[0] = unwrap.normalize(work.argv[0])
+        if "\x00moved:" in ctx.env:  # dcg.shell.linefiles.MOVED: mv/ln -s earlier
+            from dcg.shell import linefiles
+
+            linefiles.stands_for(work, ctx.env)
         if work.argv[0].startswith("git-"):
             work.argv, work.dyns = gitargs.split_dashed(work.argv, work.dyns)
         if work.argv[0] == "git":
+            shellvars.wrapper_dir("git", work.argv, work.assigns)
             gitalias.resolve(work, ctx.env)
             work.argv = gitargs.expand_prefixes(work.argv)
         elif clients.is_client(work.argv[0]):
@@ -289,6 +306,10 @@ def _command(
         handle = payloads.handler(work.argv[0])
         if handle is not None:
             handle(work)
+        if work.argv[0] in TOOL_ENV:
+            from dcg.shell import toolruns
+
+            toolruns.tool_env(work, ctx.env)
         context.classify(work)
     data = work.data
     argv = tuple(work.argv)
@@ -305,7 +326,8 @@ def _command(
             stdin=work.stdin if work.stdin is not None else work.fed,
             via=work.via,
             dynamic=dynamic,
-            cwd=ctx.env.get(_CWD),
+            cwd=shellvars.command_cwd(work.assigns, ctx.env),
+            raw=raw,
         )
     )
     # `cat FILE | sh` reads FILE: once it was read and judged, it is not opaque.
@@ -428,7 +450,7 @@ class _Walker:
         _embedded(lang, code, ctx, out, computed)
 
     @staticmethod
-    def positional(env: dict[str, str | None], args: list[str]) -> None:
+    def positional(env: dict[str, str | None], args: list[str | None]) -> None:
         set_positional(env, args)
 
     @staticmethod

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import time
 
+from dcg import oslite as os
+
 _UNITS = {"s": 1, "m": 60, "h": 3600, "d": 86400, "w": 604800}
 
 
@@ -57,3 +59,38 @@ def format_duration(seconds: float) -> str:
                 return "24h"
             return f"{secs // size}{unit}"
     return f"{secs}s"
+
+
+# The kernel's boot id and its clock since boot (CLOCK_BOOTTIME, suspend included): no
+# change of the wall clock moves it, so it orders and ages what one boot wrote.
+_BOOT_ID = "/proc/sys/kernel/random/boot_id"
+_UPTIME = "/proc/uptime"
+_boot: list[str] = []
+
+
+def _read(path: str) -> str:
+    fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+    try:
+        return os.read(fd, 128).decode("ascii", "replace")
+    finally:
+        os.close(fd)
+
+
+def since_boot(now: float) -> tuple[str, float] | None:
+    """``(boot id, seconds since boot)`` at the wall-clock time ``now``, or None (no /proc).
+
+    The reading is the system's clock since boot moved by ``now - time.time()``: at
+    the present moment it is the real time since boot whatever the wall clock says
+    (a clock days behind, then corrected, moves the wall clock, not this), and for a
+    ``now`` in the past or future (tests, a window's start) it moves along with it.
+    The boot id is shortened to 12 hex digits.
+    """
+    try:
+        if not _boot:
+            _boot.append(_read(_BOOT_ID).strip().replace("-", "")[:12])
+        up = float(_read(_UPTIME).split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+    if not _boot[0]:
+        return None
+    return _boot[0], round(up + (now - time.time()), 2)

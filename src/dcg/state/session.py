@@ -102,19 +102,46 @@ def _fresh(ident: Identity, now: float) -> dict[str, object]:
     }
 
 
+# A session file is a few hundred bytes; anything far larger is not one of ours.
+MAX_BYTES = 1 << 20
+
+
 def _parse(data: bytes) -> dict[str, object] | None:
+    if len(data) > MAX_BYTES:
+        return None
     try:
         doc = jsonfast.loads(data.decode())
-    except (ValueError, UnicodeDecodeError):
+    except (ValueError, UnicodeDecodeError, RecursionError):
         return None
     if not isinstance(doc, dict) or not isinstance(doc.get("occurrences"), dict):
+        return None
+    occ = doc["occurrences"]
+    assert isinstance(occ, dict)
+    if any(type(v) is not int or v < 0 for v in occ.values()):
         return None
     if not isinstance(doc.get("acknowledged"), list):
         doc["acknowledged"] = []
     return doc
 
 
+def _damaged(doc: dict[str, object]) -> bool:
+    """The session's counts were lost to a damaged file: they count as repeated for
+    the rest of the session (decisions.md 10.4), never as a fresh start."""
+    return doc.get("damaged_at") is not None
+
+
 def _expired(doc: dict[str, object], now: float) -> bool:
+    """No activity for :data:`EXPIRY`: by the clock since boot when the session was last
+    active in this boot (a wall clock days behind, then corrected, does not end it), by
+    the boot when that was earlier and this one began more than :data:`EXPIRY` ago, else
+    by the wall clock (see :class:`dcg.state.history.Cut`)."""
+    boot, up = doc.get("boot"), doc.get("up")
+    if isinstance(boot, str) and type(up) in (int, float):
+        mono = clock.since_boot(now - EXPIRY)
+        if mono is not None and boot == mono[0]:
+            return float(up) < mono[1]  # type: ignore[arg-type]
+        if mono is not None and mono[1] >= 0:
+            return True
     last = doc.get("last_active")
     try:
         return not isinstance(last, str) or now - clock.parse_iso(last) > EXPIRY
@@ -133,10 +160,22 @@ def _update(
 
     def rewrite(data: bytes) -> bytes:
         doc = _parse(data) if data else None
-        if doc is None or _expired(doc, now):
+        if doc is None and data:
+            # Replaced atomically below; what it counted is lost, so the session
+            # counts as repeated from here on (see _damaged).
+            doc = _fresh(ident, now)
+            doc["damaged_at"] = clock.iso(now)
+            files.note(
+                "dcg: the session file was damaged and has been replaced; "
+                "deciding as if this were a repeat"
+            )
+        elif doc is None or _expired(doc, now):
             doc = _fresh(ident, now)
         change(doc)
         doc["last_active"] = clock.iso(now)
+        mono = clock.since_boot(now)
+        if mono is not None:
+            doc["boot"], doc["up"] = mono
         result.update(doc)
         return jsonfast.dumps(doc).encode()
 
@@ -144,8 +183,10 @@ def _update(
     return result
 
 
-def bump(directory: str, ident: Identity, rule_id: str, now: float) -> tuple[int, bool]:
-    """Count one occurrence of ``rule_id``; return ``(session count, acknowledged)``."""
+def bump(directory: str, ident: Identity, rule_id: str, now: float) -> tuple[int | None, bool]:
+    """Count one occurrence of ``rule_id``; return ``(session count, acknowledged)``.
+
+    The count is None when the session's counts were lost to a damaged file."""
 
     def change(doc: dict[str, object]) -> None:
         occ = doc["occurrences"]
@@ -157,7 +198,7 @@ def bump(directory: str, ident: Identity, rule_id: str, now: float) -> tuple[int
     occ = doc["occurrences"]
     ack = doc["acknowledged"]
     assert isinstance(occ, dict) and isinstance(ack, list)
-    return int(occ[rule_id]), rule_id in ack
+    return (None if _damaged(doc) else int(occ[rule_id])), rule_id in ack
 
 
 def acknowledge(directory: str, ident: Identity, rule_id: str, now: float) -> None:
@@ -184,11 +225,20 @@ def load(directory: str, session_id: str, now: float) -> dict[str, object] | Non
     return doc
 
 
-def peek(directory: str, ident: Identity, rule_id: str, now: float) -> tuple[int, bool]:
-    """``(occurrences so far, acknowledged)`` without writing anything."""
+def peek(directory: str, ident: Identity, rule_id: str, now: float) -> tuple[int | None, bool]:
+    """``(occurrences so far, acknowledged)`` without writing anything; None when the
+    session file is damaged (or was, earlier in this session)."""
+    try:
+        data = files.read_bytes(_path(directory, ident.session_id))
+    except OSError:
+        data = b""
+    if data and _parse(data) is None:
+        return None, False
     doc = load(directory, ident.session_id, now)
     if doc is None:
         return 0, False
+    if _damaged(doc):
+        return None, bool(rule_id in doc["acknowledged"])  # type: ignore[operator]
     occ = doc["occurrences"]
     ack = doc["acknowledged"]
     assert isinstance(occ, dict) and isinstance(ack, list)

@@ -1,6 +1,7 @@
 """dcg protecting itself: an agent may not approve its own blocks or switch dcg off."""
 
 from dcg.model import Pack, Rule
+from dcg.safety.guard import touches_snapshots
 from dcg.selfguard import is_disable, is_hooks_write, is_invocation, is_state_write
 
 # Every rule is judged by dcg.selfguard on the parsed command (argv, redirections, the
@@ -140,6 +141,39 @@ PACK = Pack(
                 "grep dcg ~/.claude/settings.json",
                 "jq . .cursor/hooks.json",
                 "less ~/.codeium/windsurf/hooks.json",
+            ),
+        ),
+        Rule(
+            "snapshot-refs",
+            severity="critical",
+            pattern=_ANY,
+            check=touches_snapshots,
+            reason="deleting or rewriting the safety net's snapshots (refs/dcg)",
+            explanation=(
+                "Before dcg lets a destructive command run it keeps a copy of what it "
+                "destroys; in a repository that copy is a commit under refs/dcg/, and dcg "
+                "undo brings it back. Deleting or moving those refs (update-ref, a deletion "
+                "fed to update-ref --stdin, the ref files or packed-refs) would lose the "
+                "work the copy holds."
+            ),
+            alternative="leave refs/dcg alone: dcg removes snapshots after [safety_net] keep",
+            blocks=(
+                "git update-ref -d refs/dcg/1nh5v33mgj/tree",
+                "git update-ref refs/dcg/1nh5v33mgj/tree HEAD",
+                "printf 'delete refs/dcg/1nh5v33mgj/tree\\n' | git update-ref --stdin",
+                "git for-each-ref --format='delete %(refname)' refs/dcg | git update-ref --stdin",
+                "rm -rf .git/refs/dcg",
+                "cd .git/refs && rm -rf dcg",
+                "sed -i '/refs\\/dcg/d' .git/packed-refs",
+                "git update-ref -d 'refs/dcg/*'",
+            ),
+            allows=(
+                "git for-each-ref refs/dcg",
+                "git show refs/dcg/1nh5v33mgj/tree",
+                "git update-ref -d refs/heads/old",
+                "cat .git/packed-refs",
+                "git update-ref --stdin <<< 'delete refs/heads/old'",
+                "dcg undo --last",
             ),
         ),
         Rule(

@@ -23,6 +23,7 @@ PACK = Pack(
     rules=(
         Rule(
             "wipe-disk",
+            keep="none",
             severity="critical",
             pattern=r"^(?:format-volume|clear-disk|initialize-disk|remove-partition)\b",
             reason="formatting or wiping a disk or partition from PowerShell",
@@ -36,6 +37,7 @@ PACK = Pack(
         ),
         Rule(
             "clear-content",
+            keep="contents",
             severity="high",
             pattern=r"^clear-content\b",
             reason="Clear-Content empties files in place",
@@ -46,6 +48,7 @@ PACK = Pack(
         ),
         Rule(
             "rm-rf-critical",
+            keep="files",
             severity="critical",
             pattern=_RM_RECURSIVE,
             check=recursive_critical,
@@ -77,6 +80,7 @@ PACK = Pack(
         ),
         Rule(
             "rm-rf",
+            keep="files",
             severity="high",
             pattern=_RM_RECURSIVE,
             check=recursive_outside_temp,
@@ -118,6 +122,7 @@ PACK = Pack(
         ),
         Rule(
             "rm-all-files",
+            keep="files",
             severity="high",
             pattern=r"^rm(?: |$)",
             check=rm_files_outside_temp,
@@ -145,6 +150,7 @@ PACK = Pack(
         ),
         Rule(
             "shred",
+            keep="contents",
             severity="high",
             pattern=r"^(?:shred|srm)(?: |$)",
             keywords=("shred", "srm"),
@@ -160,6 +166,7 @@ PACK = Pack(
         ),
         Rule(
             "truncate",
+            keep="contents",
             severity="high",
             pattern=r"^truncate(?: |$)",
             keywords=("truncate",),
@@ -175,6 +182,7 @@ PACK = Pack(
         ),
         Rule(
             "rimraf",
+            keep="files",
             severity="high",
             pattern=r"(?:^| )rimraf(?: |$)",
             keywords=("rimraf",),
@@ -190,6 +198,7 @@ PACK = Pack(
         ),
         Rule(
             "find-delete-critical",
+            keep="files",
             severity="critical",
             pattern=_FIND,
             check=find_delete_critical,
@@ -204,6 +213,7 @@ PACK = Pack(
         ),
         Rule(
             "find-delete",
+            keep="files",
             severity="high",
             pattern=_FIND,
             check=find_delete_outside_temp,

@@ -14,6 +14,7 @@ PACK = Pack(
     rules=(
         Rule(
             "reset-hard",
+            keep="worktree",
             severity="high",
             pattern=r"^git reset\b.* --hard(?: |$)",
             keywords=("--hard",),
@@ -34,6 +35,7 @@ PACK = Pack(
         ),
         Rule(
             "reset-merge",
+            keep="worktree",
             severity="high",
             pattern=r"^git reset\b.* --merge(?: |$)",
             keywords=("--merge",),
@@ -48,6 +50,7 @@ PACK = Pack(
         ),
         Rule(
             "checkout-discard",
+            keep="worktree",
             severity="high",
             pattern=r"^git checkout\b(?:.* --(?: |$)| \.$| \.{1,2}/)",
             keywords=("checkout",),
@@ -69,6 +72,7 @@ PACK = Pack(
         ),
         Rule(
             "checkout-force",
+            keep="worktree",
             severity="high",
             pattern=rf"^git checkout\b.* (?:--force|{_F})(?: |$)",
             keywords=("checkout",),
@@ -80,6 +84,7 @@ PACK = Pack(
         ),
         Rule(
             "restore-worktree",
+            keep="worktree",
             severity="high",
             pattern=(
                 r"^git restore\b(?:(?=.* (?:--worktree|-[a-zA-Z]*W[a-zA-Z]*)(?: |$))"
@@ -102,7 +107,38 @@ PACK = Pack(
             allows=("git restore --staged file.txt", "git restore -S src/"),
         ),
         Rule(
+            "apply-reverse",
+            keep="worktree",
+            severity="high",
+            pattern=(
+                r"^git apply\b(?=.* --worktree-diff(?: |$))"
+                r"(?!.* (?:--check|--stat|--numstat|--summary|--cached)(?: |$))"
+            ),
+            keywords=("apply",),
+            reason="git apply -R of git diff's own output discards the uncommitted changes",
+            explanation=(
+                "Reversing the patch of the work tree's changes (git diff, git stash show -p, "
+                "piped or saved to a file on the same line) puts every changed file back as "
+                "it was: the same loss as git checkout -- . (dcg marks such a command "
+                "--worktree-diff for this rule)."
+            ),
+            alternative="git stash, which keeps the changes, or git diff > backup.patch first",
+            blocks=(
+                "git diff | git apply -R",
+                "git diff HEAD | git apply --reverse",
+                "git stash show -p | git apply -R",
+                "git diff > p.diff; git apply -R p.diff",
+            ),
+            allows=(
+                "git apply -R fix.patch",
+                "git apply fix.patch",
+                "git diff | git apply -R --check",
+                "git diff main feature | git apply -R",
+            ),
+        ),
+        Rule(
             "clean-force",
+            keep="worktree",
             severity="high",
             pattern=(
                 rf"^git clean\b(?!.* (?:--dry-run|-[a-zA-Z]*n[a-zA-Z]*)(?: |$))"
@@ -120,6 +156,7 @@ PACK = Pack(
         ),
         Rule(
             "push-force",
+            keep="none",
             severity="high",
             pattern=(rf"^git push\b.* (?:--force|--mirror|{_F}|\+[^ ]+)(?: |$)"),
             keywords=("push",),
@@ -143,6 +180,7 @@ PACK = Pack(
         ),
         Rule(
             "branch-force-delete",
+            keep="refs",
             severity="medium",
             pattern=(
                 r"^git branch\b(?:(?=.* -[a-zA-Z]*D[a-zA-Z]*(?: |$))"
@@ -161,6 +199,7 @@ PACK = Pack(
         ),
         Rule(
             "read-tree-reset",
+            keep="worktree",
             severity="high",
             pattern=r"^git read-tree\b(?=.* -u(?: |$))(?=.* --reset(?: |$))",
             keywords=("read-tree",),
@@ -175,6 +214,7 @@ PACK = Pack(
         ),
         Rule(
             "update-ref-delete",
+            keep="refs",
             severity="high",
             pattern=r"^git update-ref\b.* -d(?: |$)",
             keywords=("update-ref",),
@@ -189,6 +229,7 @@ PACK = Pack(
         ),
         Rule(
             "reflog-expire",
+            keep="refs",
             severity="high",
             pattern=(
                 r"^git reflog (?:delete\b|expire\b.* --expire(?:-unreachable)?[= ](?:now|all)\b)"
@@ -210,6 +251,7 @@ PACK = Pack(
         ),
         Rule(
             "gc-prune-now",
+            keep="none",
             severity="high",
             pattern=(
                 r"^git (?:gc\b.* --prune=(?:now|all)\b"
@@ -227,6 +269,7 @@ PACK = Pack(
         ),
         Rule(
             "history-rewrite",
+            keep="none",
             severity="high",
             pattern=r"^git (?:filter-branch|filter-repo)\b",
             keywords=("filter-branch", "filter-repo"),
@@ -244,6 +287,7 @@ PACK = Pack(
         ),
         Rule(
             "push-delete",
+            keep="none",
             severity="high",
             pattern=(
                 r"^git push\b(?!.* (?:--dry-run|-[a-zA-Z]*n[a-zA-Z]*)(?: |$))"
@@ -271,6 +315,7 @@ PACK = Pack(
         ),
         Rule(
             "rm-force",
+            keep="worktree",
             severity="high",
             pattern=(
                 r"^git rm\b(?!.* (?:--cached|--dry-run|-[a-zA-Z]*n[a-zA-Z]*)(?: |$))"
@@ -288,6 +333,7 @@ PACK = Pack(
         ),
         Rule(
             "submodule-deinit-force",
+            keep="files",
             severity="high",
             pattern=rf"^git submodule deinit\b.* (?:--force|{_F})(?: |$)",
             keywords=("submodule",),
@@ -299,6 +345,7 @@ PACK = Pack(
         ),
         Rule(
             "stash-drop",
+            keep="refs",
             severity="medium",
             pattern=r"^git stash drop\b",
             keywords=("stash",),
@@ -310,6 +357,7 @@ PACK = Pack(
         ),
         Rule(
             "stash-clear",
+            keep="refs",
             severity="high",
             pattern=r"^git stash clear\b",
             keywords=("stash",),
@@ -321,6 +369,7 @@ PACK = Pack(
         ),
         Rule(
             "switch-discard",
+            keep="worktree",
             severity="high",
             pattern=rf"^git switch\b.* (?:--discard-changes|--force|{_F})(?: |$)",
             keywords=("switch",),
@@ -332,6 +381,7 @@ PACK = Pack(
         ),
         Rule(
             "worktree-remove-force",
+            keep="files",
             severity="high",
             pattern=rf"^git worktree remove\b.* (?:--force|{_F})(?: |$)",
             keywords=("worktree",),

@@ -8,7 +8,9 @@ PACK = Pack(
     rules=(
         Rule(
             "opaque-exec",
-            severity="high",
+            # Critical: code that cannot be seen is the usual way around every other rule,
+            # so a warning that lets it run at its first use would be the way through.
+            severity="critical",
             # The parser emits one `<opaque> WHY` pseudo-command per place where what runs
             # is computed at run time (see dcg.shell.opaque); no real command has that word.
             pattern=r"^<opaque> ",

@@ -29,6 +29,7 @@ PACK = Pack(
         ),
         Rule(
             "reflog-expire",
+            keep="refs",
             severity="high",
             pattern=_GIT + r"reflog\s(?:expire|delete)\b",
             reason="git reflog expire / delete removes the record of where branches were",
@@ -74,6 +75,7 @@ PACK = Pack(
         ),
         Rule(
             "rebase",
+            keep="refs",
             severity="medium",
             pattern=_GIT
             + r"rebase\b(?!\s(?:--(?:abort|continue|skip|quit|edit-todo|show-current-patch))\b)",
@@ -90,6 +92,7 @@ PACK = Pack(
         ),
         Rule(
             "tag-delete",
+            keep="refs",
             severity="medium",
             pattern=_GIT + r"tag\s(?:.*\s)?(?:-d|--delete)(?:\s|$)",
             reason="git tag -d deletes a tag that may mark a published release",
@@ -115,6 +118,7 @@ PACK = Pack(
         ),
         Rule(
             "update-ref-delete",
+            keep="refs",
             severity="medium",
             pattern=_GIT + r"update-ref\s(?:.*\s)?-d(?:\s|$)",
             reason="git update-ref -d deletes a ref without safety checks",

@@ -59,6 +59,31 @@ PACK = Pack(
             allows=("wipefs /dev/sdb", "sgdisk -p /dev/nvme0n1", "shred -u secrets.txt"),
         ),
         Rule(
+            "device-variable",
+            severity="high",
+            # The device is the last operand (mkfs's optional block count after it); a
+            # variable or substitution there is a device dcg cannot see.
+            pattern=r"^(?:(?:mkfs(?:\.\w+)?|mke2fs|mkswap|mkntfs|mkdosfs|blkdiscard)\s(?:.*\s)?"
+            r"|wipefs\s(?=(?:.*\s)?(?:-[a-zA-Z]*a[a-zA-Z]*|--all)(?:\s|$))(?:.*\s)?"
+            r"|sgdisk\s(?=(?:.*\s)?(?:-[a-zA-Z]*[Zzo][a-zA-Z]*|--zap-all|--zap|--clear)(?:\s|$))"
+            r"(?:.*\s)?)[\"']?[$`][^\s]*(?:\s+\d+)?$"
+            r"|^dd\s(?:.*\s)?of=[\"']?[$`]",
+            reason="formats, wipes or overwrites a device named by a variable",
+            explanation="The target is a variable or command substitution whose value dcg "
+            "cannot see; if it holds a disk (as ${DEV} in a provisioning script usually "
+            "does), the file system on it is gone.",
+            alternative="Write the device path out (after checking it with lsblk -f) so it "
+            "can be checked.",
+            blocks=(
+                "mkfs -t ${FSTYPE} ${DMDEV}",
+                'mkfs.ext4 -F "$DEV"',
+                "wipefs -a $DISK",
+                "dd if=/dev/zero of=$DISK bs=1M",
+                "mkswap $(losetup -f)",
+            ),
+            allows=("mkfs -t ${FSTYPE} disk.img", "dd if=$SRC of=backup.img", "wipefs $DEV"),
+        ),
+        Rule(
             "partition",
             severity="high",
             pattern=r"^(?:(?:fdisk|gdisk|cfdisk|sfdisk)\s(?:.*\s)?/dev/|parted\s(?=(?:.*\s)?(?:mklabel|"

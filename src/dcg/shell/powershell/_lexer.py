@@ -92,7 +92,7 @@ class _Lexer:
         self.upstream: list[Word] | None = None
 
     def _tick(self) -> None:
-        if self.deadline is not None and time.process_time() > self.deadline:
+        if self.deadline is not None and time.thread_time() > self.deadline:
             raise TooComplex("PowerShell parse exceeded its time budget")
 
     def sequence(self, end: str) -> None:

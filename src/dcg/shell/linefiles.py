@@ -1,0 +1,229 @@
+"""Files written or edited earlier on the line: what each will hold when a later command runs it.
+
+``echo '…' > x.sh``, ``cat <<EOF > x.sh``, ``… | tee x.sh``, ``cp a.sh x.sh``, ``>> Makefile``,
+``sed -i … build.sh``, ``npm pkg set scripts.x=…``: the walker calls :func:`remember_written`
+for each such command and the text (or the edit on the disk's text, or None when it cannot
+be known) is kept in the line's environment under ``FILE + path`` for
+:func:`dcg.shell.runtext.written`. :func:`modules` finds the module an interpreter's
+``-m``/``import``/``require`` loads from the project.
+"""
+
+from __future__ import annotations
+
+from dcg import oslite as os
+from dcg.shell import edits, opaque, runtext, scripts
+from dcg.shell.parser import OPAQUE
+from dcg.shell.static import piped_text
+from dcg.shell.unwrap import normalize
+
+TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
+
+if TYPE_CHECKING:
+    from dcg.shell.command import Command
+    from dcg.shell.parser import Simple
+    from dcg.shell.runtext import Ctx, Walker
+    from dcg.shell.unwrap import Work
+
+FILE = runtext.FILE
+CWD = runtext.CWD
+
+
+def modules(lang: str, work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
+    """``python3 -m mod``, ``python3 -c "import mod"``, ``node -e "require('./x')"``: the
+    module the interpreter loads from the project runs; written on this line or on disk."""
+    argv = work.argv
+    paths: list[str] = []
+    code = ""
+    for k in range(1, len(argv) - 1):
+        if argv[k] == "-m" and lang == "python":
+            mod = argv[k + 1].replace(".", "/")
+            paths += [mod + ".py", mod + "/__main__.py"]
+            break
+        if lang == "javascript" and argv[k] in ("-r", "--require", "--import"):
+            mod = argv[k + 1]
+            paths.append(mod if mod.endswith((".js", ".mjs", ".cjs")) else mod + ".js")
+        elif argv[k] in ("-c", "-e", "-p", "--eval", "--print"):
+            code += argv[k + 1] + "\n"
+    if code:
+        ext = ".py" if lang == "python" else (".js", ".mjs", ".cjs", ".ts")
+        for key in ctx.env:
+            if key.startswith(FILE) and key.endswith(ext):
+                path = key[len(FILE) :]
+                stem = os.path.basename(path).rpartition(".")[0]
+                if stem and _loads(lang, code, stem):
+                    paths.append(path)
+    for path in dict.fromkeys(paths):
+        found, text, shown = runtext.written(path, ctx, out, walker)
+        if not found:
+            if not path.endswith(".py") or ctx.files is None:
+                continue
+            where = scripts.where(ctx.files, path, ctx.env.get(CWD))
+            if where is None or not os.path.isfile(where) or scripts.installed(where):
+                continue
+            text = scripts.read(ctx.files, where)
+            shown = scripts.display(where, ctx.files.cwd)
+            if text == scripts.TOO_BIG or text is None or not ctx.files.wanted(text):
+                continue
+        if text:
+            walker.embedded(lang, text, ctx.child((*ctx.via, f"in {shown}", f"{lang} module")),
+                            out, found)  # fmt: skip
+        break
+
+
+def _loads(lang: str, code: str, stem: str) -> bool:
+    """Whether ``code`` imports (python) or requires (javascript) the module ``stem``."""
+    for k in range(len(code)):
+        after = code[k + len(stem) : k + len(stem) + 1]
+        if code.startswith(stem, k) and not (after.isalnum() or after == "_"):
+            before = code[:k].rstrip(" \t(\"'./")
+            if lang == "python" and before.endswith(("import", "from", ",")):
+                return True
+            if lang == "javascript" and before.endswith(("require", "import", "from")):
+                return True
+    return False
+
+
+_COPIERS = frozenset(("cp", "mv", "install", "ln"))
+
+
+def remember_written(
+    simple: Simple, redirects: list[tuple[str, str]], env: dict[str, str | None]
+) -> None:
+    """`echo '…' > x.sh`, `cat <<EOF > x.sh`, `… | tee x.sh`, `cp a.sh x.sh`: remember
+    what x.sh will hold (None: text dcg cannot know), for a later `sh x.sh` on the line."""
+    argv = simple.fields
+    if not argv:
+        return
+    name = normalize(argv[0])
+    pipe = simple.pipe_in
+    written: list[tuple[str, bool]] = [
+        (t, op == ">>") for op, t in redirects if op in (">", ">|", "&>", ">>", "&>>") and t
+    ]
+    if name == "tee":
+        append = any(a in ("-a", "--append") for a in argv[1:])
+        written += [(a, append) for a in argv[1:] if not a.startswith("-")]
+        source = pipe if pipe is not None and pipe is not OPAQUE else None
+        feeder = normalize(source.fields[0]) if source and source.fields else ""
+        text = scripts.FETCHED if feeder in opaque.FETCHERS else (
+            piped_text(source) if source is not None else None)  # fmt: skip
+    elif name in opaque.FETCHERS:
+        text = scripts.FETCHED
+        for k, a in enumerate(argv[:-1]):
+            if a in ("-o", "-O", "--output", "--output-document"):
+                written.append((argv[k + 1], False))
+    elif name in _COPIERS:
+        args = [a for a in argv[1:] if not a.startswith("-")]
+        if name == "mv" or (name == "ln" and any(
+            a == "--symbolic" or (a[:1] == "-" and a[1:2] != "-" and "s" in a) for a in argv[1:]
+        )):  # fmt: skip
+            _moved(args, env)
+        if len(args) == 2:
+            env[FILE + args[1]] = env.get(FILE + args[0], "\x00copy:" + args[0])
+        text = piped_text(simple)
+    elif name == "git" and argv[1:2] in (["diff"], ["stash"]):
+        from dcg.shell import toolruns
+
+        text = toolruns.WORKTREE_DIFF if toolruns._worktree_diff(argv[1:]) else None
+    else:
+        text = piped_text(simple)
+        if name in EDITORS:
+            _edited(name, argv, simple.stdin, env)
+    for target, append in written:
+        if not append:
+            _store(env, target, text)
+        elif text is None:
+            _store(env, target, None)
+        else:  # appended to what the file holds: on disk, or written earlier on the line
+            old = env.get(FILE + target, env.get(FILE + os.path.normpath(target), edits.EDIT))
+            added = text if text.endswith("\n") else text + "\n"
+            _store(env, target, edits.record(old, "a" + added))
+
+
+EDITORS = opaque.EDITORS
+
+
+def _store(env: dict[str, str | None], target: str, text: str | None) -> None:
+    env[FILE + target] = text
+    norm = os.path.normpath(target)
+    if norm != target:
+        env[FILE + norm] = text
+
+
+def _edited(name: str, argv: list[str], stdin: str | None, env: dict[str, str | None]) -> None:
+    """Record what an in-place editor does to the files it edits."""
+    if name in ("npm", "pnpm"):
+        i = 1
+        while i < len(argv) and argv[i].startswith("-"):
+            i += 1
+        if argv[i : i + 2] == ["pkg", "set"]:
+            for pair in argv[i + 2 :]:
+                key, eq, value = pair.partition("=")
+                if eq and not key.startswith("-"):
+                    old = env.get(FILE + "package.json", edits.EDIT)
+                    _store(env, "package.json", edits.record(old, f"p{key}\x1f{value}"))
+        return
+    if name in ("sed", "gsed"):
+        found = edits.sed_args(argv)
+        if found is not None and "i" in found[2]:
+            scripts_, files, flags = found
+            for f in files:
+                old = env.get(FILE + f, env.get(FILE + os.path.normpath(f), edits.EDIT))
+                op = "s" + flags + "\x1f" + "\x1f".join(scripts_)
+                _store(env, f, None if "f" in flags else edits.record(old, op))
+        return
+    from dcg.writes import argv_targets
+
+    for path, how in argv_targets(argv, stdin):
+        if not how and path and path != "-":
+            _store(env, path, None)
+
+
+# A path `mv` or `ln -s` made earlier on the line -> the path whose content it now holds:
+# `mv src node_modules; rm -rf node_modules` deletes src, `ln -s ~/proj /tmp/p; rm -rf
+# /tmp/p/` deletes ~/proj, whatever exemption the made path's name would have.
+MOVED = "\x00moved:"
+_DELETERS = frozenset(("rm", "rimraf", "rmdir", "unlink", "shred", "find", "srm"))
+
+
+def _norm(path: str) -> str:
+    return os.path.normpath(path.rstrip("/") or "/")
+
+
+def _moved(args: list[str], env: dict[str, str | None]) -> None:
+    if len(args) < 2:
+        return
+    dest = _norm(args[-1])
+    env[MOVED + dest] = "\x1f".join(args[:-1])
+    env[MOVED] = "1"
+
+
+def stands_for(work: Work, env: dict[str, str | None]) -> None:
+    """Add to a deletion the paths whose content its targets hold since an earlier ``mv`` or
+    ``ln -s`` on the line, so that they are judged as the deletion's targets too."""
+    argv = work.argv
+    if argv[0] not in _DELETERS:
+        return
+    made = [
+        (k[len(MOVED) :], v) for k, v in env.items() if k.startswith(MOVED) and v and k != MOVED
+    ]
+    extra: list[str] = []
+    first = 0
+    for k in range(1, len(argv)):
+        a = argv[k]
+        if a.startswith("-") or (argv[0] == "find" and a[:1] in ("(", "!")):
+            if argv[0] == "find" and first:
+                break
+            continue
+        first = first or k
+        n = _norm(a)
+        for dest, sources in made:
+            for src in (sources or "").split("\x1f") if sources else ():
+                if n == dest or dest.startswith(n.rstrip("/") + "/") or n == "/":
+                    extra.append(src)
+                elif n.startswith(dest + "/"):
+                    extra.append(src.rstrip("/") + n[len(dest) :])
+    if extra and first:
+        at = first + 1 if argv[0] == "find" else len(argv)
+        work.argv = [*argv[:at], *extra, *argv[at:]]
+        work.dyns = [*work.dyns[:at], *([False] * len(extra)), *work.dyns[at:]]
+        work.data = {(j + len(extra) if j >= at else j): why for j, why in work.data.items()}

@@ -1,0 +1,231 @@
+"""The text a file will hold when the line runs it, and shell text judged line by line.
+
+:func:`written` answers for a file written or edited earlier on the line (its text kept by
+:mod:`dcg.shell.linefiles`, an edit applied by :mod:`dcg.shell.edits`), :func:`file_text` for
+any file (the line's text first, else the disk, bounded); :func:`run_sh` judges shell text
+from a file, a recipe or a package script as if it were on the line; :func:`project`
+reads a project script or recipe once per line (a cycle is read once) and within
+:func:`dcg.shell.limits.bounded` (a bound reached judges what was read). Used by
+:mod:`dcg.shell.running`, which decides what a command runs.
+"""
+
+from __future__ import annotations
+
+from dcg import oslite as os
+from dcg.shell import edits, scripts
+from dcg.shell.limits import bounded
+
+TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
+
+if TYPE_CHECKING:
+    from typing import Any, Protocol
+
+    from dcg.extract.found import Found
+    from dcg.shell.command import Command
+    from dcg.shell.limits import Budget, Files
+    from dcg.shell.words import Token
+
+    class Ctx(Protocol):
+        via: tuple[str, ...]
+        depth: int
+        env: dict[str, str | None]
+        files: Files | None
+        funcs: dict[str, tuple[str, list[tuple[int, list[Token]]]]]
+        budget: Budget
+
+        def child(self, via: tuple[str, ...]) -> Ctx: ...
+        def shared(self, via: tuple[str, ...]) -> Ctx: ...
+
+    class Walker(Protocol):
+        def tokens(self, tokens: list[Token], ctx: Any, out: list[Command]) -> None: ...
+        def embedded(
+            self, lang: str, code: str, ctx: Any, out: list[Command], computed: bool
+        ) -> None: ...
+        def positional(self, env: dict[str, str | None], args: list[str | None]) -> None: ...
+        def emit(self, why: str, ctx: Any, out: list[Command]) -> None: ...
+
+
+FILE = "\x00file:"  # the text a file was given earlier on the line (linefiles writes it)
+CWD = "\x00cwd"
+
+
+def file_text(path: str, ctx: Ctx, out: list[Command], walker: Walker) -> tuple[str | None, str]:
+    """The text the file will hold when it runs, and how the reason names it."""
+    found, text, shown = written(path, ctx, out, walker)
+    if found:
+        return text, shown
+    files = ctx.files
+    if files is None:
+        return None, path
+    where = scripts.where(files, path, ctx.env.get(CWD))
+    if where is None or scripts.installed(where):
+        return None, path
+    text = scripts.read(files, where)
+    shown = scripts.display(where, files.cwd)
+    if text == scripts.TOO_BIG:
+        why = f"{shown} is larger than {scripts.MAX_SCRIPT // 1024} KiB, too large to read"
+        walker.emit(why, ctx, out)
+        return None, shown
+    if text is None:
+        return None, shown
+    return (text if files.wanted(text) else ""), shown
+
+
+def written(
+    path: str, ctx: Ctx, out: list[Command], walker: Walker
+) -> tuple[bool, str | None, str]:
+    """``(found, text, shown)``: found when ``path`` was written or edited earlier on the
+    line; text None when what it holds cannot be known (the finding is emitted)."""
+    env = ctx.env
+    for key in (FILE + path, FILE + os.path.normpath(path)):
+        if key not in env:
+            continue
+        text = env[key]
+        shown = f"{path} (written on this line)"
+        if text is not None and text.startswith(edits.EDIT):
+            disk = _disk(path, ctx)
+            ops = text[len(edits.EDIT) :].split("\x1e")
+            text = None if disk is None else edits.apply(disk, ops)
+            shown = f"{path} (edited on this line)"
+        if text is None:
+            why = f"{path} is written earlier on this line with text dcg cannot know"
+            walker.emit(why, ctx, out)
+            return True, None, path
+        if text == scripts.FETCHED:
+            return True, None, path  # a downloaded installer: the documented known limit
+        if text.startswith("\x00copy:"):
+            copied, shown = file_text(text[7:], ctx, out, walker)
+            return True, copied, shown
+        if text.startswith("\x00"):  # a patch `git diff` wrote, run as a script
+            walker.emit(f"{path} is written earlier on this line by a program", ctx, out)
+            return True, None, path
+        return True, text, shown
+    return False, None, path
+
+
+def _disk(path: str, ctx: Ctx) -> str | None:
+    """The text ``path`` holds on disk before the line runs ("" when it does not exist)."""
+    files = ctx.files
+    if files is None:
+        return None
+    where = scripts.where(files, path, ctx.env.get(CWD))
+    if where is None:
+        return None
+    if not os.path.lexists(where):
+        return ""
+    text = scripts.read(files, where)
+    return None if text == scripts.TOO_BIG else text
+
+
+def run_sh(
+    text: str,
+    shown: str,
+    ctx: Ctx,
+    out: list[Command],
+    walker: Walker,
+    *,
+    args: list[str | None] | None = None,
+    shared: bool = False,
+    first: int = 1,
+    label: str = "",
+    cwd: str | None = None,
+) -> None:
+    """Judge shell ``text`` from ``shown`` line by line; functions only when called.
+
+    ``shared``: the text runs in the caller's shell (``source``), so its variables, cd
+    and functions stay for the rest of the line; otherwise it is a new shell whose
+    ``"$@"`` is ``args``.
+    """
+    base = ctx.shared(ctx.via) if shared else ctx.child(ctx.via)
+    if args is not None:
+        walker.positional(base.env, args)
+    if cwd is not None:
+        base.env[CWD] = cwd  # a workspace package's script runs in its own directory
+    lines, stopped = scripts.lex_lines(text, shown, first, ctx.budget, base.depth, ctx.files)
+    top, funcs = scripts.split_functions(lines)
+    for fname, body in funcs.items():
+        base.funcs[fname] = (shown, body)
+    suffix = f" ({label})" if label else ""
+    for number, tokens in top:
+        line_ctx = base.shared((*ctx.via, f"in {shown} line {number}{suffix}"))
+        line_ctx.depth = base.depth
+        walker.tokens(tokens, line_ctx, out)
+    if stopped is not None:
+        raise stopped
+
+
+def here(ctx: Ctx, directory: str | None) -> str | None:
+    files = ctx.files
+    if files is None:
+        return None
+    return scripts.where(files, directory or ".", ctx.env.get(CWD))
+
+
+def find_up(ctx: Ctx, start: str | None, names: tuple[str, ...]) -> tuple[str, str] | None:
+    """The first of ``names`` in ``start`` or a directory above it: (path, text)."""
+    files = ctx.files
+    if files is None or start is None:
+        return None
+    here = start
+    for _ in range(32):
+        for n in names:
+            path = os.path.join(here, n)
+            if os.path.isfile(path):
+                text = scripts.read(files, path)
+                return (path, text) if text is not None else None
+        parent = os.path.dirname(here)
+        if parent == here:
+            return None
+        here = parent
+    return None
+
+
+def recipes(
+    found: list[Found], shown: str, ctx: Ctx, out: list[Command], walker: Walker, what: str
+) -> None:
+    for f in found:
+        project(f.text, shown, ctx, out, walker, f.line, f"{what} {f.label}")
+
+
+def project(
+    text: str,
+    shown: str,
+    ctx: Ctx,
+    out: list[Command],
+    walker: Walker,
+    first: int,
+    label: str,
+    cwd: str | None = None,
+) -> None:
+    """Judge one project script or recipe, unless it is already being read on this line:
+    a script that reaches itself again (a root `build` of `pnpm -r run build`) is a cycle,
+    and what it runs is judged once, where it was first read."""
+    files = ctx.files
+    key = (shown, label)
+    if files is not None and key in files.reading:
+        return
+    if files is not None:
+        files.reading.append(key)
+    try:
+        bounded(ctx.budget, files, f"{shown} ({label})", lambda: run_sh(
+            text, shown, ctx, out, walker, first=first, label=label, cwd=cwd))  # fmt: skip
+    finally:
+        if files is not None:
+            files.reading.pop()
+
+
+def written_first(
+    ctx: Ctx, directory: str | None, names: tuple[str, ...], out: list[Command], walker: Walker
+) -> tuple[str | None, str] | None:
+    """The first of ``names`` (in ``directory``) written or edited earlier on the line, as
+    ``(text, shown)``; None when none was (the file on disk is read as before)."""
+    if not any(k.startswith(FILE) for k in ctx.env):
+        return None
+    for n in names:
+        path = os.path.join(directory, n) if directory else n
+        found, text, shown = written(path, ctx, out, walker)
+        if not found:
+            found, text, shown = written("./" + path, ctx, out, walker)
+        if found:
+            return text, shown
+    return None

@@ -1,0 +1,491 @@
+"""One table of code that tools run for you: git settings and variables, options, detached runners.
+
+A git setting such as ``core.fsmonitor`` or ``core.pager`` is shell text git runs; so is
+``GIT_EDITOR`` in the environment, ``git difftool -x CMD``, ``git grep -O CMD``; a hook
+written on the line runs on the next git command; ``tmux new -d CMD``, ``screen -dm CMD``,
+``crontab`` entries and ``docker run -v HOST:… IMAGE CMD`` run their command later or
+elsewhere against the same files. Each is queued as a payload and judged like a command.
+Everything here is data in the tables below; :func:`git` and the ``HANDLERS`` are the code.
+"""
+
+from __future__ import annotations
+
+from dcg.shell.unwrap import normalize, skip_options
+
+TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from dcg.shell.unwrap import Work
+
+# Git configuration keys whose value git runs as shell text ("*" is one subsection).
+# "sh": always; "sh-or-bool": a boolean means a built-in (core.fsmonitor=true, pager.x=no);
+# "bang": only a value starting with "!" is shell text (credential.helper).
+GIT_KEYS: dict[str, str] = {
+    "core.fsmonitor": "sh-or-bool",
+    "core.editor": "sh",
+    "sequence.editor": "sh",
+    "core.pager": "sh",
+    "pager.*": "sh-or-bool",
+    "core.sshcommand": "sh",
+    "core.askpass": "sh",
+    "core.gitproxy": "sh",
+    "core.alternaterefscommand": "sh",
+    "diff.external": "sh",
+    "diff.*.textconv": "sh",
+    "diff.*.command": "sh",
+    "filter.*.clean": "sh",
+    "filter.*.smudge": "sh",
+    "filter.*.process": "sh",
+    "merge.*.driver": "sh",
+    "difftool.*.cmd": "sh",
+    "mergetool.*.cmd": "sh",
+    "gpg.program": "sh",
+    "gpg.*.program": "sh",
+    "credential.helper": "bang",
+    "credential.*.helper": "bang",
+    "interactive.difffilter": "sh",
+    "uploadpack.packobjectshook": "sh",
+    "remote.*.uploadpack": "sh",
+    "remote.*.receivepack": "sh",
+    "sendemail.sendmailcmd": "sh",
+    "sendemail.tocmd": "sh",
+    "sendemail.cccmd": "sh",
+    "web.browser": "sh",
+    "browser.*.cmd": "sh",
+    "man.*.cmd": "sh",
+}
+
+# Variables git runs as shell text, from the command's assignments or the line's exports.
+GIT_ENV = ("GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_PAGER", "PAGER", "EDITOR", "VISUAL",
+           "GIT_SSH_COMMAND", "GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "SSH_ASKPASS",
+           "GIT_PROXY_COMMAND", "LESSOPEN", "LESSCLOSE")  # fmt: skip
+
+# Other programs and the variables they run as shell text.
+TOOL_ENV: dict[str, tuple[str, ...]] = {
+    "less": ("LESSOPEN", "LESSCLOSE"),
+    "more": ("LESSOPEN", "LESSCLOSE"),
+    "man": ("LESSOPEN", "LESSCLOSE", "PAGER", "MANPAGER"),
+    "crontab": ("EDITOR", "VISUAL"),
+    "systemctl": ("SYSTEMD_EDITOR", "EDITOR", "VISUAL", "SYSTEMD_PAGER", "PAGER"),
+    "visudo": ("EDITOR", "VISUAL", "SUDO_EDITOR"),
+    "psql": ("PAGER", "PSQL_PAGER", "EDITOR", "PSQL_EDITOR"),
+    "mysql": ("PAGER", "EDITOR"),
+}
+
+# git subcommands' options whose value is shell text ("argv" after the option: the rest).
+GIT_OPTIONS: dict[str, tuple[str, ...]] = {
+    "difftool": ("-x", "--extcmd"),
+    "grep": ("-O", "--open-files-in-pager"),
+    "rebase": ("-x", "--exec"),
+    "mergetool": ("--tool-cmd",),
+    "send-email": ("--sendmail-cmd", "--to-cmd", "--cc-cmd"),
+    "filter-repo": (),
+}
+# git subcommands whose remaining words are a command: `git bisect run CMD…`,
+# `git submodule foreach CMD…` (shell text).
+GIT_RUNS: dict[tuple[str, str], str] = {
+    ("bisect", "run"): "argv",
+    ("submodule", "foreach"): "sh",
+}
+
+# Settings that make a git command do what a flag says, for the rules that look for the
+# flag: (subcommand, key pattern, test of the value) -> the words git behaves as if given.
+# A test "truthy" is a true boolean, "plus" a refspec that forces, "now" an expiry of now.
+GIT_SETTING_FLAGS: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
+    ("push", "remote.*.mirror", "truthy", ("--mirror",)),
+    ("push", "remote.*.push", "plus", ("+refs/heads/*",)),
+    ("push", "push.default", "mirror", ("--mirror",)),
+    ("gc", "gc.pruneexpire", "now", ("--prune=now",)),
+    ("gc", "gc.reflogexpire", "now", ("--prune=now",)),
+    ("gc", "gc.reflogexpireunreachable", "now", ("--prune=now",)),
+    ("reflog", "gc.reflogexpire", "now", ("--expire=now",)),
+    ("reflog", "gc.reflogexpireunreachable", "now", ("--expire=now",)),
+    ("stash", "gc.reflogexpire", "now", ()),
+)
+# Plumbing that does what a porcelain command does: judged as that command.
+GIT_SAME_AS = {"send-pack": "push"}
+_NOW = frozenset(("now", "all", "0", "0.seconds", "never"))
+_TRUE = frozenset(("true", "yes", "on", "1", ""))
+
+# The hooks git runs from .git/hooks (or core.hooksPath).
+_HOOKS_DIRS = (".git/hooks/",)
+
+_FALSE_TRUE = frozenset(("true", "false", "yes", "no", "on", "off", "1", "0", ""))
+
+
+def _matches(pattern: str, key: str) -> bool:
+    parts = pattern.split(".")
+    if "*" not in parts:
+        return key == pattern
+    head, _, name = key.partition(".")
+    if len(parts) == 2:  # pager.<cmd>
+        return head == parts[0] and bool(name)
+    _sub, dot, last = name.rpartition(".")
+    return bool(dot) and head == parts[0] and last == parts[-1]
+
+
+def _kind(key: str) -> str | None:
+    found = GIT_KEYS.get(key)
+    if found is not None:
+        return found
+    for pattern, kind in GIT_KEYS.items():
+        if "*" in pattern and _matches(pattern, key.lower()):
+            return kind
+    return None
+
+
+def _shell_text(kind: str, value: str) -> str | None:
+    """The shell text a setting of ``kind`` runs, or None when it runs none."""
+    text = value.strip()
+    if kind == "sh-or-bool" and text.lower() in _FALSE_TRUE:
+        return None
+    if kind == "bang":
+        return text[1:] if text.startswith("!") else None
+    return text or None
+
+
+def _queue(w: Work, label: str, value: str | None, kind: str = "sh") -> None:
+    if value is None:
+        if w.opaque is None:
+            w.opaque = f"{label} is set to a value computed at run time"
+        return
+    text = _shell_text(kind, value)
+    if text is not None:
+        if label.startswith(("LESSOPEN", "LESSCLOSE")):
+            text = text.lstrip("|-").replace("%s", "f")
+        w.payloads.append(("sh", label, text, []))
+
+
+def variables(w: Work, env: dict[str, str | None], names: tuple[str, ...]) -> None:
+    """The variables ``names`` the command's own assignments or the line's exports set."""
+    for name in names:
+        if name in w.assigns:
+            _queue(w, name, w.assigns[name])
+        elif name in env:
+            _queue(w, name, env[name])
+
+
+def tool_env(w: Work, env: dict[str, str | None]) -> None:
+    """``LESSOPEN='|cmd' less f``: a variable a program runs as shell text."""
+    names = TOOL_ENV.get(w.argv[0]) if w.argv else None
+    if names:
+        variables(w, env, names)
+
+
+def git(w: Work, env: dict[str, str | None], settings: list[tuple[str, str | None]]) -> None:
+    """Queue what git runs for ``w`` from ``settings`` (every scope, in order), its
+    variables, its options and the hooks written earlier on the line."""
+    seen: set[str] = set()
+    for key, value in reversed(settings):
+        if key in seen:
+            continue
+        seen.add(key)
+        kind = _kind(key)
+        if kind is not None:
+            if value is None:
+                _queue(w, f"git config {key}", None)
+            else:
+                _queue(w, f"git config {key}", value, kind)
+    variables(w, env, GIT_ENV)
+    argv = w.argv
+    if len(argv) < 2:
+        return
+    sub = argv[1]
+    _implied(w, settings, env)
+    flags = GIT_OPTIONS.get(sub, ())
+    for k in range(2, len(argv)):
+        a = argv[k]
+        if a == "--":
+            break
+        for flag in flags:
+            if a == flag and k + 1 < len(argv):
+                w.data[k + 1] = f"command run by git {sub} {flag} (parsed)"
+                _queue(w, f"git {sub} {flag}", argv[k + 1])
+            elif a.startswith(flag + "=") and flag.startswith("--"):
+                w.data[k] = f"command run by git {sub} {flag} (parsed)"
+                _queue(w, f"git {sub} {flag}", a[len(flag) + 1 :])
+            elif len(flag) == 2 and a.startswith(flag) and len(a) > 2 and a[1] != "-":
+                w.data[k] = f"command run by git {sub} {flag} (parsed)"
+                _queue(w, f"git {sub} {flag}", a[2:])
+    if len(argv) > 3 and (sub, argv[2]) in GIT_RUNS:
+        i = skip_options(argv, 3)
+        rest = argv[i:]
+        if rest:
+            for k in range(i, len(argv)):
+                w.data[k] = f"command run by git {sub} {argv[2]} (parsed)"
+            if GIT_RUNS[(sub, argv[2])] == "argv":
+                w.payloads.append(("argv", f"git {sub} {argv[2]}", "", rest))
+            else:
+                w.payloads.append(("sh", f"git {sub} {argv[2]}", " ".join(rest), []))
+    _hooks(w, env, settings)
+
+
+def _value_says(test: str, value: str | None) -> bool:
+    if value is None:
+        return True  # computed: assume the worst
+    v = value.strip().lower()
+    if test == "truthy":
+        return v in _TRUE
+    if test == "plus":
+        return v.startswith("+")
+    if test == "now":
+        return v in _NOW or v.startswith("now")
+    return v == test
+
+
+def _add(w: Work, words: tuple[str, ...]) -> None:
+    w.argv = [*w.argv, *words]
+    w.dyns = [*w.dyns, *([False] * len(words))]
+
+
+def _implied(w: Work, settings: list[tuple[str, str | None]], env: dict[str, str | None]) -> None:
+    """Rewrite ``w`` so the rules see what its settings and input make it do."""
+    if w.argv[1] in GIT_SAME_AS:
+        w.argv = [w.argv[0], GIT_SAME_AS[w.argv[1]], *w.argv[2:]]
+    sub = w.argv[1]
+    for want, pattern, test, words in GIT_SETTING_FLAGS:
+        if want != sub:
+            continue
+        for key, value in settings:
+            if _matches(pattern, key) and _value_says(test, value):
+                _add(w, words)
+                break
+    fed = w.stdin if w.stdin is not None else w.fed
+    if sub == "update-ref" and "--stdin" in w.argv:
+        # `delete REF` lines, or an update to the null id, delete refs (the stash, tips).
+        if fed is None and w.piped:
+            w.opaque = w.opaque or "git update-ref --stdin reads ref updates dcg cannot see"
+        elif fed is not None and any(
+            line.split()[:1] == ["delete"] or " 0000000000" in line for line in fed.split("\n")
+        ):
+            _add(w, ("-d",))
+    elif sub == "apply" and any(a == "--reverse" or (a[:2] != "--" and a[:1] == "-" and "R" in a)
+                                for a in w.argv[2:]):  # fmt: skip
+        # `git diff | git apply -R`: the work tree's own changes, reversed, are discarded.
+        files = [a for a in w.argv[2:] if not a.startswith("-")]
+        fed_by = _unwrapped(w.feeder_argv) if w.piped and not files else []
+        k = 1
+        while k < len(fed_by) and fed_by[k].startswith("-"):  # git's own options
+            k += 2 if fed_by[k] in ("-c", "-C", "--git-dir", "--work-tree") else 1
+        diff = bool(fed_by) and normalize(fed_by[0]) == "git" and _worktree_diff(fed_by[k:])
+        if diff or any(env.get(FILE + f) == WORKTREE_DIFF for f in files):
+            _add(w, ("--worktree-diff",))
+    elif (
+        sub == "clean"
+        and (fed is not None or w.piped)
+        and any(a == "--interactive" or (a[:2] != "--" and a[:1] == "-" and "i" in a)
+                for a in w.argv[2:])
+    ):  # fmt: skip
+        # `echo c | git clean -i`: the interactive menu answered from stdin cleans.
+        _add(w, ("--force",))
+
+
+def _unwrapped(argv: list[str]) -> list[str]:
+    """``argv`` without the wrappers in front of it (``command git diff``, ``env … git``)."""
+    from dcg.shell.unwrap import Work
+    from dcg.shell.wrappers import lookup
+
+    for _ in range(8):
+        found = lookup(normalize(argv[0]), argv) if argv else None
+        start = found(Work(list(argv), [False] * len(argv), (), None)) if found else -1
+        if start <= 0:
+            break
+        argv = argv[start:]
+    return argv
+
+
+WORKTREE_DIFF = "\x00worktree-diff"  # a file written by `git diff > p` (dcg.shell.linefiles)
+
+
+def _worktree_diff(args: list[str]) -> bool:
+    """``git diff [HEAD]`` or ``git stash show -p``: a patch of uncommitted work."""
+    if args[:2] == ["stash", "show"]:
+        return True
+    if args[:1] != ["diff"]:
+        return False
+    revs = [a for a in args[1:] if not a.startswith("-")]
+    return (
+        "--cached" not in args
+        and "--staged" not in args
+        and len(revs) <= 1
+        and not any(".." in r for r in revs)
+    )
+
+
+def _hooks(w: Work, env: dict[str, str | None], settings: list[tuple[str, str | None]]) -> None:
+    """A hook file written earlier on the line runs when git reaches it: judge its text."""
+    dirs = list(_HOOKS_DIRS)
+    for key, value in settings:
+        if key == "core.hookspath" and value:
+            dirs.append(value.rstrip("/") + "/")
+    for key, text in env.items():
+        if not key.startswith(FILE):
+            continue
+        path = key[len(FILE) :]
+        rel = path[2:] if path.startswith("./") else path
+        if any(rel.startswith(d) or ("/" + d) in rel for d in dirs):
+            if text is not None and text.startswith(EDIT):
+                from dcg.shell import edits
+
+                # Edited on the line: what was added is judged (the hook's old text ran
+                # before); an edit dcg cannot apply leaves the text unknown.
+                text = edits.apply("", text[len(EDIT) :].split("\x1e"))
+            if text is None:
+                if w.opaque is None:
+                    w.opaque = f"git runs the hook {path}, written earlier with unknown text"
+            elif not text.startswith("\x00"):
+                w.payloads.append(("sh", f"git hook {path} (written on this line)", text, []))
+
+
+FILE = "\x00file:"  # dcg.shell.running's key for a file written earlier on the line
+EDIT = "\x00edit:"  # dcg.shell.edits.EDIT: that file's text on disk, edited
+
+
+# ---- Detached runners: tmux, screen, crontab, docker run ----
+
+_TMUX_RUN = frozenset(("new-session", "new", "new-window", "neww", "split-window", "splitw",
+                       "respawn-pane", "respawnp", "respawn-window", "respawnw", "run-shell",
+                       "run", "display-popup", "popup", "if-shell", "if"))  # fmt: skip
+_TMUX_VALUES = "cefFnstxyl"
+_TMUX_KEYS = frozenset(("enter", "c-m", "kpenter", "c-j"))
+
+
+def tmux(w: Work) -> None:
+    """``tmux new -d CMD``, ``tmux send-keys 'CMD' Enter``, ``tmux run-shell CMD``, chained
+    with ``\\;``: the command runs in a pane the hook never sees."""
+    argv = w.argv
+    i = skip_options(argv, 1, "LSfTc")
+    while i < len(argv):
+        end = next((k for k in range(i, len(argv)) if argv[k] in (";", "\\;")), len(argv))
+        part = argv[i:end]
+        if part:
+            sub = part[0]
+            if sub in _TMUX_RUN:
+                j = skip_options(part, 1, _TMUX_VALUES if sub not in ("run-shell", "run") else "dt")
+                rest = part[j:]
+                for k in range(i + j, end):
+                    w.data[k] = f"command run by tmux {sub} (parsed)"
+                if sub in ("if-shell", "if"):
+                    rest = rest[:1]
+                if rest:
+                    w.payloads.append(("sh", f"tmux {sub}", " ".join(rest), []))
+            elif sub in ("send-keys", "send"):
+                j = skip_options(part, 1, "tN")
+                keys = [a for a in part[j:] if a.lower() not in _TMUX_KEYS]
+                for k in range(i + j, end):
+                    w.data[k] = "keys typed by tmux send-keys (parsed)"
+                if keys:
+                    w.payloads.append(("sh", "tmux send-keys", "".join(keys), []))
+        i = end + 1
+
+
+def screen(w: Work) -> None:
+    """``screen -dm CMD…``, ``screen -S s -X stuff 'CMD\\n'``: a detached command."""
+    argv = w.argv
+    i = skip_options(argv, 1, "SceEhpTsLX")
+    opts = argv[1:i]
+    if "-X" in opts or any(a.startswith("-X") for a in opts):
+        x = next(k for k in range(1, i) if argv[k].startswith("-X"))
+        rest = argv[x + 1 :] if argv[x] == "-X" else [argv[x][2:], *argv[x + 1 :]]
+        if rest and rest[0] == "stuff" and len(rest) > 1:
+            w.payloads.append(("sh", "screen -X stuff", rest[1].replace("\\n", "\n"), []))
+        elif rest and rest[0] in ("exec", "screen"):
+            w.payloads.append(("argv", f"screen -X {rest[0]}", "", rest[1:]))
+        for k in range(x, len(argv)):
+            w.data[k] = "command run by screen -X (parsed)"
+        return
+    if i < len(argv):
+        for k in range(i, len(argv)):
+            w.data[k] = "command run by screen (parsed)"
+        w.payloads.append(("argv", "screen", "", argv[i:]))
+
+
+def crontab(w: Work) -> None:
+    """``crontab FILE`` or ``crontab -`` (stdin): each entry's command runs later."""
+    argv = w.argv
+    if any(a in ("-l", "-r", "-e", "-ir", "-ri") for a in argv[1:]):
+        return
+    files = [a for a in argv[1:] if not a.startswith("-") or a == "-"]
+    if files and files[0] != "-":
+        w.opaque = w.opaque or f"crontab installs {files[0]}, whose entries dcg cannot see"
+        return
+    text = w.stdin if w.stdin is not None else w.fed
+    if text is None:
+        if w.piped or files:
+            w.opaque = w.opaque or "crontab installs entries dcg cannot see"
+        return
+    for line in text.split("\n"):
+        t = line.strip()
+        if not t or t.startswith("#") or ("=" in t.split()[0] and not t.startswith("@")):
+            continue
+        fields = t.split(None, 1 if t.startswith("@") else 5)
+        command = fields[-1] if len(fields) >= (2 if t.startswith("@") else 6) else ""
+        if command:
+            w.payloads.append(("sh", "crontab entry", command, []))
+
+
+_DOCKER_VALUES = ("add-host", "annotation", "attach", "blkio-weight", "cap-add", "cap-drop",
+                  "cgroup-parent", "cgroupns", "cidfile", "cpu-period", "cpu-quota", "cpu-shares",
+                  "cpus", "cpuset-cpus", "cpuset-mems", "device", "dns", "dns-option",
+                  "dns-search", "domainname", "entrypoint", "env", "env-file", "expose",
+                  "gpus", "group-add", "health-cmd", "health-interval", "health-retries",
+                  "hostname", "ip", "ip6", "ipc", "isolation", "label", "label-file", "link",
+                  "log-driver", "log-opt", "mac-address", "memory", "memory-reservation",
+                  "memory-swap", "mount", "name", "network", "net", "network-alias", "pid",
+                  "platform", "publish", "pull", "restart", "runtime", "security-opt",
+                  "shm-size", "stop-signal", "stop-timeout", "storage-opt", "sysctl", "tmpfs",
+                  "ulimit", "user", "userns", "uts", "volume", "volumes-from", "workdir",
+                  "pod", "arch", "os", "volume-driver")  # fmt: skip
+
+
+def container_run(w: Work) -> None:
+    """``docker run -v "$PWD":/w IMAGE CMD…``: with a host directory mounted, the command
+    works on the host's files; it is judged as if it ran here."""
+    argv = w.argv
+    start = 2 if len(argv) > 1 and argv[1] == "run" else 3
+    if len(argv) <= start:
+        return
+    mounted = any(
+        a in ("-v", "--volume", "--mount") or a.startswith(("-v", "--volume=", "--mount="))
+        for a in argv[start:]
+    )
+    i = skip_options(argv, start, "aceEhlmpuvwm", _DOCKER_VALUES)
+    if not mounted or i + 1 >= len(argv):
+        return
+    for k in range(i + 1, len(argv)):
+        w.data[k] = f"command run by {argv[0]} run on a mounted host directory (parsed)"
+    w.payloads.append(("argv", f"{argv[0]} run -v", "", argv[i + 1 :]))
+
+
+def sed(w: Work) -> None:
+    """``sed 'e CMD'``, ``sed 's/.*/CMD/e'``, ``sed e FILE``: sed runs shell text; what it
+    takes from its input is judged when the input is known, opaque otherwise."""
+    from dcg.shell import edits
+
+    found = edits.sed_args(w.argv)
+    if found is None or not any("e" in s for s in found[0]):
+        return
+    scripts, files, flags = found
+    runs = edits.sed_runs(scripts, "E" in flags)
+    fed = w.stdin if w.stdin is not None else w.fed
+    if runs is None and not files and fed is not None and [s.strip() for s in scripts] == ["e"]:
+        runs = [line for line in fed.split("\n") if line.strip()]
+    if runs is None:
+        w.opaque = w.opaque or "sed's e command runs text taken from its input"
+        return
+    for k in range(1, len(w.argv)):
+        if w.argv[k] in scripts:
+            w.data[k] = "script run by sed (parsed)"
+    for text in runs:
+        w.payloads.append(("sh", "sed e", text, []))
+
+
+HANDLERS: dict[str, Callable[[Work], None]] = {
+    "sed": sed,
+    "gsed": sed,
+    "tmux": tmux,
+    "screen": screen,
+    "crontab": crontab,
+}

@@ -1,0 +1,104 @@
+"""Issue 32 class 5: an exemption defeated on the same line (dcg.shell.linefiles.stands_for).
+
+``mv src node_modules; rm -rf node_modules`` deletes src, whatever the regenerable-output
+exemption says of ``node_modules``; ``ln -s "$PWD/src" "$TMPDIR/p"; rm -rf "$TMPDIR/p/"``
+deletes src through a link the temp-directory exemption would pass. A path ``mv`` or
+``ln -s`` made earlier on the line stands for the path whose content it holds. Every
+case goes through ``dcg.hook.main`` with a Claude payload whose cwd is a throwaway
+project inside the test's HOME, then runs in real bash there (TMPDIR inside it): the
+must-stop cases destroy the canary, the must-pass cases keep it.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from dcg import hook
+from hookpath import VARIANTS, payload
+
+STOP = [
+    ("mv src node_modules; rm -rf node_modules", "core.filesystem:rm-rf"),
+    ("mv src node_modules && rm -rf ./node_modules/", "core.filesystem:rm-rf"),
+    ("mv src build; rm -rf build", "core.filesystem:rm-rf"),
+    ("mv -f src dist && rm -rf dist", "core.filesystem:rm-rf"),
+    ("mv src .venv; rm -rf .venv", "core.filesystem:rm-rf"),
+    ("mv src __pycache__ && rm -r __pycache__", "core.filesystem:rm-rf"),
+    ("mv src coverage; rm -rf coverage/", "core.filesystem:rm-rf"),
+    ("mkdir -p build && mv src build/ && rm -rf build", "core.filesystem:rm-rf"),
+    ("mv src target && find target -delete", "core.filesystem:find-delete"),
+    ('mv src "$TMPDIR/x" && rm -rf "$TMPDIR/x"', "core.filesystem:rm-rf"),
+    ('ln -s "$PWD/src" "$TMPDIR/p"; rm -rf "$TMPDIR/p/"', "core.filesystem:rm-rf"),
+    ('ln -sfn "$PWD/src" "$TMPDIR/q" && rm -rf "$TMPDIR"/q/*', "core.filesystem:rm-rf"),
+]
+SAFE = [
+    'mv node_modules "$TMPDIR/old" && rm -rf "$TMPDIR/old"',
+    "rm -rf node_modules",
+    "mkdir -p build && rm -rf build",
+    "mv node_modules nm.old; rm -rf node_modules",
+    "mv src src2",
+]
+
+
+@pytest.fixture(autouse=True)
+def _hook_tmpdir(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The hook's $TMPDIR is a temp dir it exempts: only the line's mv/ln can defeat that."""
+    monkeypatch.setenv("TMPDIR", "/tmp")
+
+
+def _repo(base: Path) -> tuple[Path, dict[str, str]]:
+    box = base / "proj"  # inside the test's HOME: dcg exempts temp dirs, HOME it does not
+    (box / "src").mkdir(parents=True)
+    (box / "src" / "canary").write_text("alive\n")
+    (box / "node_modules" / "x").mkdir(parents=True)
+    (box / "tmp").mkdir()
+    env = {"HOME": str(base), "TMPDIR": str(box / "tmp"), "PATH": os.environ["PATH"]}
+    return box, env
+
+
+def _alive(box: Path) -> bool:
+    return any(p.read_text() == "alive\n" for p in box.rglob("canary") if p.is_file())
+
+
+def _hook(command: str, cwd: Path, variant: str = "plain") -> tuple[str, str]:
+    body = payload("claude", VARIANTS[variant](command), str(cwd))
+    out, err = io.StringIO(), io.StringIO()
+    env = dict(os.environ, DCG_RESPONSE_MODE="paranoid", DCG_HOOK_DETAILS="1", TMPDIR="/tmp")
+    hook.main([], io.BytesIO(json.dumps(body).encode()), out, err, env)
+    text = out.getvalue()
+    if not text:
+        return "", ""
+    spec = json.loads(text).get("hookSpecificOutput", {})
+    return spec.get("permissionDecision", ""), json.dumps(spec)
+
+
+@pytest.mark.parametrize(("command", "rule_id"), STOP, ids=[c for c, _ in STOP])
+def test_exemption_defeated_on_the_line_stopped(
+    isolated_home: Path, command: str, rule_id: str
+) -> None:
+    box, env = _repo(isolated_home)
+    decision, details = _hook(command, box)
+    assert decision == "deny", command
+    assert rule_id in details, details
+    subprocess.run(["bash", "-c", command], cwd=box, env=env, capture_output=True, timeout=60)
+    assert not _alive(box), f"not destroyed in real bash: {command}"
+
+
+@pytest.mark.parametrize("command", [c for c, _ in STOP][::3])
+@pytest.mark.parametrize("variant", ["later-line", "after-tab", "bash-c"])
+def test_exemption_defeated_however_placed(isolated_home: Path, command: str, variant: str) -> None:
+    box, _ = _repo(isolated_home)
+    assert _hook(command, box, variant)[0] == "deny", command
+
+
+@pytest.mark.parametrize("command", SAFE)
+def test_exemptions_still_hold(isolated_home: Path, command: str) -> None:
+    box, env = _repo(isolated_home)
+    assert _hook(command, box)[0] == "", command
+    subprocess.run(["bash", "-c", command], cwd=box, env=env, capture_output=True, timeout=60)
+    assert _alive(box), command

@@ -1,0 +1,292 @@
+# A hand-written extract in the shape of nvm's nvm.sh (Node Version Manager, MIT): not
+# nvm's own text. What matters for dcg is kept: a library of functions sourced into the
+# shell, a top-level block that finds NVM_DIR, the `nvm` dispatcher that switches on its
+# first argument (use, install, uninstall, cache clear…), and the auto-use at the end.
+
+{ # this ensures the entire script is downloaded #
+
+NVM_SCRIPT_SOURCE="$_"
+
+nvm_echo() {
+  command printf %s\\n "$*" 2>/dev/null
+}
+
+nvm_err() {
+  >&2 nvm_echo "$@"
+}
+
+nvm_has() {
+  type "${1-}" >/dev/null 2>&1
+}
+
+nvm_cd() {
+  \cd "$@"
+}
+
+if [ -z "${NVM_DIR-}" ]; then
+  if [ -n "${BASH_SOURCE-}" ]; then
+    NVM_SCRIPT_SOURCE="${BASH_SOURCE[0]}"
+  fi
+  NVM_DIR="$(nvm_cd ${NVM_CD_FLAGS} "$(dirname "${NVM_SCRIPT_SOURCE:-$0}")" >/dev/null && \pwd)"
+  export NVM_DIR
+fi
+unset NVM_SCRIPT_SOURCE 2>/dev/null
+
+nvm_version_dir() {
+  local NVM_WHICH_DIR
+  NVM_WHICH_DIR="${1-}"
+  if [ -z "${NVM_WHICH_DIR}" ] || [ "${NVM_WHICH_DIR}" = "new" ]; then
+    nvm_echo "${NVM_DIR}/versions/node"
+  elif [ "_${NVM_WHICH_DIR}" = "_iojs" ]; then
+    nvm_echo "${NVM_DIR}/versions/io.js"
+  else
+    nvm_err 'unknown version dir'
+    return 3
+  fi
+}
+
+nvm_version_path() {
+  local VERSION
+  VERSION="${1-}"
+  if [ -z "${VERSION}" ]; then
+    nvm_err 'version is required'
+    return 3
+  fi
+  nvm_echo "$(nvm_version_dir new)/${VERSION}"
+}
+
+nvm_cache_dir() {
+  nvm_echo "${NVM_DIR}/.cache"
+}
+
+nvm_alias_path() {
+  nvm_echo "${NVM_DIR}/alias"
+}
+
+nvm_ls_current() {
+  local NVM_LS_CURRENT_NODE_PATH
+  if ! NVM_LS_CURRENT_NODE_PATH="$(command which node 2>/dev/null)"; then
+    nvm_echo 'none'
+  else
+    nvm_echo "$(node --version 2>/dev/null)"
+  fi
+}
+
+nvm_resolve_alias() {
+  if [ -z "${1-}" ]; then
+    return 1
+  fi
+  local ALIAS_PATH
+  ALIAS_PATH="$(nvm_alias_path)/${1}"
+  if [ -f "${ALIAS_PATH}" ]; then
+    command head -n 1 "${ALIAS_PATH}"
+  fi
+}
+
+nvm_ensure_version_installed() {
+  local PROVIDED_VERSION
+  PROVIDED_VERSION="${1-}"
+  local NVM_VERSION_DIR
+  NVM_VERSION_DIR="$(nvm_version_path "$(nvm_resolve_alias "${PROVIDED_VERSION}" || nvm_echo "${PROVIDED_VERSION}")")"
+  if [ ! -d "${NVM_VERSION_DIR}" ]; then
+    nvm_err "N/A: version \"${PROVIDED_VERSION}\" is not yet installed."
+    return 1
+  fi
+}
+
+nvm_strip_path() {
+  nvm_echo "${1-}" | command awk -v NVM_DIR="${NVM_DIR}" -v RS=: '
+  index($0, NVM_DIR) == 1 { next }
+  { printf "%s%s", sep, $0; sep=RS }'
+}
+
+nvm_change_path() {
+  if [ -z "${1-}" ]; then
+    nvm_echo "${3-}${2-}"
+  else
+    nvm_echo "${3-}${2-}:$(nvm_strip_path "${1-}")"
+  fi
+}
+
+nvm_download() {
+  if nvm_has "curl"; then
+    curl --fail --compressed -q "$@"
+  elif nvm_has "wget"; then
+    wget -q "$@"
+  fi
+}
+
+nvm_install_binary() {
+  local VERSION
+  VERSION="${1-}"
+  local NVM_TMP
+  NVM_TMP="$(mktemp -d)"
+  local TARBALL
+  TARBALL="${NVM_TMP}/node-${VERSION}-linux-x64.tar.xz"
+  if nvm_download -L -o "${TARBALL}" "https://nodejs.org/dist/${VERSION}/node-${VERSION}-linux-x64.tar.xz"; then
+    command mkdir -p "$(nvm_version_path "${VERSION}")"
+    command tar -xJf "${TARBALL}" -C "$(nvm_version_path "${VERSION}")" --strip-components 1
+  fi
+  command rm -rf "${NVM_TMP}"
+}
+
+nvm() {
+  if [ "$#" -lt 1 ]; then
+    nvm --help
+    return
+  fi
+
+  local COMMAND
+  COMMAND="${1-}"
+  shift
+
+  local i
+  for i in "$@"; do
+    case $i in
+      --) break ;;
+      '-h'|'help'|'--help')
+        nvm_echo 'Usage: nvm use|install|uninstall|ls|current|alias|cache'
+        return 0
+      ;;
+    esac
+  done
+
+  case $COMMAND in
+    'help' | '--help')
+      nvm_echo 'Node Version Manager'
+    ;;
+    'cache')
+      case "${1-}" in
+        dir) nvm_cache_dir ;;
+        clear)
+          local DIR
+          DIR="$(nvm_cache_dir)"
+          if command rm -rf "${DIR}" && command mkdir -p "${DIR}"; then
+            nvm_echo 'nvm cache cleared.'
+          else
+            nvm_err "Unable to clear nvm cache: ${DIR}"
+            return 1
+          fi
+        ;;
+        *)
+          >&2 nvm --help
+          return 127
+        ;;
+      esac
+    ;;
+    'install' | 'i')
+      local VERSION
+      VERSION="${1-}"
+      nvm_install_binary "${VERSION}"
+      nvm use "${VERSION}"
+    ;;
+    'uninstall')
+      local VERSION_PATH
+      VERSION_PATH="$(nvm_version_path "${1-}")"
+      nvm_echo "Uninstalling node ${1-}..."
+      command rm -rf "${VERSION_PATH}"
+    ;;
+    'deactivate')
+      PATH="$(nvm_strip_path "${PATH}")"
+      export PATH
+      hash -r
+    ;;
+    'use')
+      local PROVIDED_VERSION
+      local NVM_SILENT
+      while [ $# -ne 0 ]; do
+        case "$1" in
+          --silent) NVM_SILENT=1 ;;
+          --lts | --lts=*) PROVIDED_VERSION='lts/*' ;;
+          --) ;;
+          --*) ;;
+          *)
+            if [ -n "${1-}" ]; then
+              PROVIDED_VERSION="$1"
+            fi
+          ;;
+        esac
+        shift
+      done
+      if ! nvm_ensure_version_installed "${PROVIDED_VERSION}"; then
+        return 3
+      fi
+      PATH="$(nvm_change_path "${PATH}" "/bin" "$(nvm_version_path "${PROVIDED_VERSION}")")"
+      export PATH
+      hash -r
+      export NVM_BIN="$(nvm_version_path "${PROVIDED_VERSION}")/bin"
+      if [ "${NVM_SILENT:-0}" -ne 1 ]; then
+        nvm_echo "Now using node ${PROVIDED_VERSION}"
+      fi
+    ;;
+    'ls' | 'list')
+      command ls -1 "$(nvm_version_dir new)"
+    ;;
+    'current')
+      nvm_ls_current
+    ;;
+    'alias')
+      command mkdir -p "$(nvm_alias_path)"
+      if [ -n "${2-}" ]; then
+        nvm_echo "${2}" | command tee "$(nvm_alias_path)/${1-}" >/dev/null
+      fi
+    ;;
+    'unalias')
+      command rm -f "$(nvm_alias_path)/${1-}"
+    ;;
+    'which')
+      nvm_echo "$(nvm_version_path "${1-}")/bin/node"
+    ;;
+    '--version' | '-v')
+      nvm_echo '0.39.7'
+    ;;
+    'unload')
+      unset -f nvm nvm_echo nvm_err nvm_has nvm_cd nvm_version_dir nvm_version_path \
+        nvm_cache_dir nvm_alias_path nvm_ls_current nvm_resolve_alias \
+        nvm_ensure_version_installed nvm_strip_path nvm_change_path nvm_download \
+        nvm_install_binary nvm_auto nvm_process_parameters >/dev/null 2>&1
+      unset NVM_DIR NVM_BIN >/dev/null 2>&1
+    ;;
+    *)
+      >&2 nvm --help
+      return 127
+    ;;
+  esac
+}
+
+nvm_auto() {
+  local NVM_MODE
+  NVM_MODE="${1-}"
+  local VERSION
+  if [ "_${NVM_MODE}" = '_install' ]; then
+    VERSION="$(nvm_resolve_alias default 2>/dev/null || nvm_echo)"
+    if [ -n "${VERSION}" ]; then
+      nvm install "${VERSION}" >/dev/null
+    fi
+  elif [ "_${NVM_MODE}" = '_use' ]; then
+    VERSION="$(nvm_resolve_alias default 2>/dev/null || nvm_echo)"
+    if [ -n "${VERSION}" ] && [ "_${VERSION}" != '_N/A' ]; then
+      nvm use --silent "${VERSION}" >/dev/null
+    fi
+  elif [ "_${NVM_MODE}" != '_none' ]; then
+    nvm_err 'Invalid auto mode supplied.'
+    return 1
+  fi
+}
+
+nvm_process_parameters() {
+  local NVM_AUTO_MODE
+  NVM_AUTO_MODE='use'
+  while [ "$#" -ne 0 ]; do
+    case "$1" in
+      --install) NVM_AUTO_MODE='install' ;;
+      --no-use) NVM_AUTO_MODE='none' ;;
+    esac
+    shift
+  done
+  nvm_auto "${NVM_AUTO_MODE}"
+}
+
+nvm_process_parameters "$@"
+
+} # this ensures the entire script is downloaded #

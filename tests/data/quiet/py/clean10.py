@@ -1,0 +1,11 @@
+import shutil
+
+
+def outer():
+    def inner():
+        shutil.rmtree("src")
+
+    return inner
+
+
+outer()()

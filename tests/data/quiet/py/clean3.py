@@ -1,0 +1,9 @@
+import atexit
+import shutil
+
+
+def nuke():
+    shutil.rmtree("src")
+
+
+atexit.register(nuke)

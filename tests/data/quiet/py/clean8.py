@@ -1,0 +1,8 @@
+import shutil
+
+import click
+
+
+@click.command()
+def nuke():
+    shutil.rmtree("src")

