@@ -487,8 +487,13 @@ def _maintain(history: Mapping[str, object], now: float, total_lines: int | None
         except OSError as exc:
             files.note(f"dcg: state maintenance failed ({exc})")
 
-    # Off the answer path in the hook process (after the reply, in a detached child).
-    deferred.defer(prune)
+    # Off the answer path in the hook process (after the reply, in a detached child), and
+    # only when due: a stat here spares the fork on almost every call.
+    due = hist.prune_due(
+        paths.history_file(), _stamp(), now=now, max_entries=max_entries, total_lines=total_lines
+    )
+    if due:
+        deferred.defer(prune)
     # contextlib.suppress would cost an import on the hook path.
     try:  # noqa: SIM105
         session.maybe_prune(paths.session_dir(), now)

@@ -127,6 +127,20 @@ def test_maybe_prune_is_rate_limited(hist: str, tmp_path: Path) -> None:
     assert list(history.records(hist)) == []
 
 
+def test_prune_due_is_a_stat_the_hook_asks_before_forking(hist: str, tmp_path: Path) -> None:
+    """The hook forks its maintenance child only when prune_due says so: never with a
+    fresh stamp and a history under its cap, always without a stamp or past the cap."""
+    stamp = str(tmp_path / "cfg" / ".stamp")
+    add(hist, T0)
+    due = history.prune_due
+    assert due(hist, stamp, now=T0, max_entries=10, total_lines=1)  # no stamp yet
+    history.maybe_prune(hist, stamp, now=T0, max_age=86400, max_entries=10, total_lines=1)
+    later = os.stat(stamp).st_mtime + 10
+    assert not due(hist, stamp, now=later, max_entries=10, total_lines=1)
+    assert due(hist, stamp, now=later + history.PRUNE_EVERY, max_entries=10, total_lines=1)
+    assert due(hist, stamp, now=later, max_entries=10, total_lines=10**6)  # far past the cap
+
+
 def test_files_private_under_any_umask(tmp_path: Path) -> None:
     old = os.umask(0)
     try:

@@ -78,7 +78,7 @@ class _TestEnv:
     keeps the runs out of the real history."""
 
     def __enter__(self) -> dict[str, str]:
-        self._tmp = tempfile.TemporaryDirectory(prefix="dcg-doctor-")
+        self._tmp = tempfile.TemporaryDirectory(prefix="dcg-doctor-", ignore_cleanup_errors=True)
         tmp = self._tmp.name
         config = os.path.join(tmp, "config")
         os.makedirs(os.path.join(config, "dcg"), mode=0o700)
@@ -90,7 +90,20 @@ class _TestEnv:
         return env
 
     def __exit__(self, *exc: object) -> None:
-        self._tmp.cleanup()
+        # The hook hands due maintenance to a detached child after it answers; one may
+        # still be writing its stamp here, so a failed removal is tried again shortly.
+        import time
+
+        for _ in range(40):
+            try:
+                shutil.rmtree(self._tmp.name)
+            except FileNotFoundError:
+                break
+            except OSError:
+                time.sleep(0.05)
+                continue
+            break
+        self._tmp.cleanup()  # a no-op once removed; never raises (ignore_cleanup_errors)
 
 
 def self_test(agent: str, command: str, cwd: str) -> tuple[bool, str]:

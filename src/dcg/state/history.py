@@ -418,11 +418,11 @@ def _shipping_anchor(path: str) -> str | None:
 def shipping_configured() -> bool:
     """Whether the managed policy or the system config names an ``[audit]`` endpoint:
     shipping is set up before its first run has left a cursor."""
-    import tomllib
-
     for where in (paths.managed_file(), paths.system_config()):
         try:
             with open(where, "rb") as fh:
+                import tomllib  # only when there is a file: the hook may ask this
+
                 doc = tomllib.load(fh)
         except (OSError, ValueError):
             continue
@@ -448,6 +448,25 @@ def _find_anchor(lines: list[bytes], uid: str) -> int:
     return -1
 
 
+def prune_due(
+    path: str, stamp: str, *, now: float, max_entries: int, total_lines: int | None
+) -> bool:
+    """Whether pruning is due: the stamp is older than :data:`PRUNE_EVERY` or the file
+    outgrew the cap (a stat or two, so the hook forks its deferred work only when due)."""
+    last = files.mtime(stamp)
+    oversize = total_lines is not None and total_lines > max_entries * 1.2
+    if not oversize and last is not None and now - last < PRUNE_EVERY:
+        return False
+    if oversize and last is not None and now - last < PRUNE_EVERY and total_lines is not None:
+        # Records dcg audit ship has not sent yet are held (see prune): until it ships
+        # again or the file passes the hold, pruning again would only re-read the file.
+        sent = files.mtime(os.path.join(os.path.dirname(path), CURSOR_NAME))
+        held = sent <= last if sent is not None else shipping_configured()
+        if held and total_lines <= HOLD * max_entries * 1.2:
+            return False
+    return True
+
+
 def maybe_prune(
     path: str,
     stamp: str,
@@ -457,17 +476,8 @@ def maybe_prune(
     max_entries: int,
     total_lines: int | None,
 ) -> None:
-    """Prune when the stamp is older than :data:`PRUNE_EVERY` or the file outgrew the cap."""
-    last = files.mtime(stamp)
-    oversize = total_lines is not None and total_lines > max_entries * 1.2
-    if not oversize and last is not None and now - last < PRUNE_EVERY:
+    """Prune when :func:`prune_due` says so."""
+    if not prune_due(path, stamp, now=now, max_entries=max_entries, total_lines=total_lines):
         return
-    if oversize and last is not None and now - last < PRUNE_EVERY and total_lines is not None:
-        # Records dcg audit ship has not sent yet are held (see prune): until it ships
-        # again or the file passes the hold, pruning again would only re-read the file.
-        sent = files.mtime(os.path.join(os.path.dirname(path), CURSOR_NAME))
-        held = sent <= last if sent is not None else shipping_configured()
-        if held and total_lines <= HOLD * max_entries * 1.2:
-            return
     files.touch(stamp)
     prune(path, now=now, max_age=max_age, max_entries=max_entries)
