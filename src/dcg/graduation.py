@@ -469,37 +469,30 @@ def _maintain(history: Mapping[str, object], now: float, total_lines: int | None
         return
     max_age = float(str(history.get("max_age") or DEFAULT_HISTORY["max_age"]))
     max_entries = int_setting(history, "max_entries", DEFAULT_HISTORY)
+    stamp, path = os.path.join(paths.config_dir(), ".prune-stamp"), paths.history_file()
 
     def prune() -> None:
         try:
-            before = files.mtime(_stamp())
+            before = files.mtime(stamp)
             hist.maybe_prune(
-                paths.history_file(),
-                _stamp(),
+                path,
+                stamp,
                 now=now,
                 max_age=max_age,
                 max_entries=max_entries,
                 total_lines=total_lines,
             )
-            if files.mtime(_stamp()) != before:
+            if files.mtime(stamp) != before:
                 codes.prune(paths.pending_file(), now)
                 codes.prune(paths.allow_once_file(), now)
         except OSError as exc:
             files.note(f"dcg: state maintenance failed ({exc})")
 
-    # Off the answer path in the hook process (after the reply, in a detached child), and
-    # only when due: a stat here spares the fork on almost every call.
-    due = hist.prune_due(
-        paths.history_file(), _stamp(), now=now, max_entries=max_entries, total_lines=total_lines
-    )
-    if due:
+    # After the reply, in a detached child, and only when due (a stat spares the fork).
+    if hist.prune_due(path, stamp, now=now, max_entries=max_entries, total_lines=total_lines):
         deferred.defer(prune)
     # contextlib.suppress would cost an import on the hook path.
     try:  # noqa: SIM105
         session.maybe_prune(paths.session_dir(), now)
     except OSError:
         pass  # an unusable session directory was already reported by _count
-
-
-def _stamp() -> str:
-    return os.path.join(paths.config_dir(), ".prune-stamp")

@@ -198,7 +198,8 @@ VARIABLES = [
     ("d=.; cd /; rm -rf $d/usr", RC, F),
     ("p=/; rm -rf ${p}etc", RC, F),
     ("x=/home; y=$x; rm -rf $y", RC, F),
-    ('read d <<< /etc; rm -rf "$d"', RF, F),
+    ('read d <<< /etc; rm -rf "$d"', RC, F),  # read from a here-string: d is /etc
+    ('read d < <(echo /etc); rm -rf "$d"', RF, F),  # read from a command: unknown
     ('TMPDIR=$HOME; rm -rf "$TMPDIR"/*', RC, S),
     ("TMP=/var; rm -rf ${TMP}/lib", RC, F),
 ]

@@ -20,6 +20,7 @@ import sys
 import time
 from typing import NamedTuple
 
+from dcg import paths
 from dcg.commands import _hooks
 
 # Above these ratios to a bare start the hook is slower than dcg promises (the README's
@@ -220,3 +221,34 @@ def is_editable(package: str) -> bool:
     """Whether ``package`` (dcg's directory) lives outside any site-packages directory."""
     parts = os.path.abspath(package).replace("\\", "/").split("/")
     return not any(p in ("site-packages", "dist-packages") for p in parts)
+
+
+class TestEnv:
+    """A throwaway environment for running the hook: paranoid mode makes the answer a hard
+    block whatever the counts; a copy of the user config in a temporary XDG_CONFIG_HOME
+    keeps the runs out of the real history."""
+
+    def __enter__(self) -> dict[str, str]:
+        import shutil
+        import tempfile
+
+        self._tmp = tempfile.mkdtemp(prefix="dcg-doctor-")
+        config = os.path.join(self._tmp, "config")
+        os.makedirs(os.path.join(config, "dcg"), mode=0o700)
+        if os.path.isfile(paths.user_config()):
+            shutil.copy2(paths.user_config(), os.path.join(config, "dcg", "config.toml"))
+        env = dict(os.environ)
+        env |= {"DCG_RESPONSE_MODE": "paranoid", "XDG_CONFIG_HOME": config}
+        env["DCG_SESSION_DIR"] = os.path.join(self._tmp, "sessions")
+        return env
+
+    def __exit__(self, *exc: object) -> None:
+        # The hook hands due maintenance to a detached child after it answers; one may
+        # still be writing here, so the removal is tried again for up to 2 s.
+        import shutil
+
+        for _ in range(40):
+            shutil.rmtree(self._tmp, ignore_errors=True)
+            if not os.path.lexists(self._tmp):
+                return
+            time.sleep(0.05)

@@ -9,7 +9,6 @@ import shutil
 import stat
 import subprocess
 import sys
-import tempfile
 from typing import TYPE_CHECKING, NamedTuple
 
 from dcg import paths
@@ -72,43 +71,11 @@ def stopped(agent: str, stdout: str, exit_code: int) -> bool:
     return value in probe.values
 
 
-class _TestEnv:
-    """A throwaway environment for running the hook: paranoid mode makes the answer a hard
-    block whatever the counts; a copy of the user config in a temporary XDG_CONFIG_HOME
-    keeps the runs out of the real history."""
-
-    def __enter__(self) -> dict[str, str]:
-        self._tmp = tempfile.TemporaryDirectory(prefix="dcg-doctor-", ignore_cleanup_errors=True)
-        tmp = self._tmp.name
-        config = os.path.join(tmp, "config")
-        os.makedirs(os.path.join(config, "dcg"), mode=0o700)
-        if os.path.isfile(paths.user_config()):
-            shutil.copy2(paths.user_config(), os.path.join(config, "dcg", "config.toml"))
-        env = dict(os.environ)
-        env |= {"DCG_RESPONSE_MODE": "paranoid", "XDG_CONFIG_HOME": config}
-        env["DCG_SESSION_DIR"] = os.path.join(tmp, "sessions")
-        return env
-
-    def __exit__(self, *exc: object) -> None:
-        # The hook hands due maintenance to a detached child after it answers; one may
-        # still be writing its stamp here, so a failed removal is tried again shortly.
-        import time
-
-        for _ in range(40):
-            try:
-                shutil.rmtree(self._tmp.name)
-            except FileNotFoundError:
-                break
-            except OSError:
-                time.sleep(0.05)
-                continue
-            break
-        self._tmp.cleanup()  # a no-op once removed; never raises (ignore_cleanup_errors)
-
-
 def self_test(agent: str, command: str, cwd: str) -> tuple[bool, str]:
     """Run the registered ``command`` on a destructive payload, as the agent would."""
-    with _TestEnv() as env:
+    from dcg.commands._doctor_speed import TestEnv
+
+    with TestEnv() as env:
         env |= _hooks.SPECS[agent].probe.env
         try:
             run = subprocess.run(
@@ -164,7 +131,7 @@ def check_speed(
                 unbundled=len(bundle.stale(package)),
             )
         )
-        with _TestEnv() as env:
+        with speed.TestEnv() as env:
             argv = shlex.split(command)
             # In "/" and without dcg's name (a keyword) as the session: a project's path may
             # name a keyword too, and a stop inside a repository asks git what is at risk.

@@ -20,16 +20,53 @@ TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from dcg.shell.command import Command
     from dcg.shell.parser import Simple
+    from dcg.shell.runtext import Ctx, Walker
     from dcg.shell.words import Word
 
 ORIGIN = "\x00from:"  # why a variable's value is unknown: the output of a command, read
 INTEGER = "\x00int:"  # declared with declare -i: assignments evaluate arithmetic
 _TESTS = frozenset(("-eq", "-ne", "-lt", "-le", "-gt", "-ge"))
+# Builtins that take variable names (NAME[SUBSCRIPT] included) as operands.
+NAME_TAKERS = frozenset(("unset", "test", "[", "read", "declare", "typeset", "local",
+                         "export", "readonly", "mapfile", "readarray", "getopts", "wait",
+                         "printf"))  # fmt: skip
 _DEFAULT_IFS = (" \t\n", None)
 # Programs whose output is a number or a date, never text an attacker chose.
 _NUMERIC = frozenset(("wc", "nproc", "date", "id", "expr", "seq", "getconf", "stat", "bc",
                       "du", "df", "printf", "echo", "git", "tput", "ulimit"))  # fmt: skip
+
+
+def values_as_code(
+    simple: Simple,
+    argv: list[str],
+    ctx: Ctx,
+    out: list[Command],
+    sub_text: Callable[[Word, int], str | None],
+    walker: Walker,
+) -> None:
+    """Arithmetic that runs a value's a[$(…)], a command word split from an unknown."""
+    from dcg.shell.words import expand
+
+    env = ctx.env
+    note_origins(simple, argv, env)
+
+    def text(word: Word) -> str:
+        fields = expand(word, env, sub_text, split=False)[0]
+        return fields[0] if fields else ""
+
+    def run(code: str) -> None:
+        walker.text(code, ctx.child((*ctx.via, "arithmetic a[$(…)]")), out)
+
+    def emit(why: str) -> None:
+        walker.emit(why, ctx, out)
+
+    for expr, expanded in expressions(simple, argv, env, text):
+        judge(expr, expanded, env, run, emit)
+    why = split_word(simple, env)
+    if why is not None:
+        emit(why)
 
 
 def note_origins(simple: Simple, argv: list[str], env: dict[str, str | None]) -> None:
@@ -70,6 +107,18 @@ def expressions(
                     out.append((expanded(extra[j]), True))
     if argv[:1] == ["let"]:
         out.extend((a, True) for a in argv[1:])
+    elif argv and argv[0] in NAME_TAKERS:
+        # A NAME[SUBSCRIPT] operand: bash evaluates the subscript (its $(…) runs), even
+        # when the quotes kept the shell from expanding it (`unset 'a[$(…)]'`).
+        named = argv[1:]
+        if argv[0] in ("test", "[", "printf"):  # only the operand of -v (-R: a nameref)
+            named = [a for k, a in enumerate(argv[2:], 2) if argv[k - 1] in ("-v", "-R")]
+        out.extend((a[a.index("[") :], True) for a in named if "[" in a and _runs(a))
+    for k, word in enumerate(extra[:-1]):
+        if word.plain() in ("-v", "-R"):
+            operand = expanded(extra[k + 1])
+            if "[" in operand and _runs(operand):
+                out.append((operand[operand.index("[") :], True))
     declared = argv[:1] in (["declare"], ["typeset"], ["local"]) and any(
         a.startswith("-") and "i" in a for a in argv[1:]
     )
@@ -81,7 +130,10 @@ def expressions(
             if eq:
                 out.append((value, True))
     for word in simple.assigns:
-        if INTEGER + (word.assign or "") in env:
+        name = word.assign or ""
+        if "[" in name and name.endswith("]"):  # NAME[SUBSCRIPT]=: an indexed subscript
+            out.append((name[name.index("[") + 1 : -1], False))
+        if INTEGER + name in env:
             out.append((expanded(word).partition("=")[2], True))
     return out
 
@@ -120,6 +172,10 @@ def judge(
             judge(value, True, env, run, emit, depth + 1)
 
 
+def _runs(text: str) -> bool:
+    return "$(" in text or "`" in text
+
+
 def _close(text: str, i: int) -> int:
     depth = 0
     for k in range(i, len(text)):
@@ -149,11 +205,37 @@ def _names(text: str) -> list[str]:
     return names
 
 
+def _unevaluated(raw: str, env: dict[str, str | None]) -> str | None:
+    """Why a ``${…}`` in the command word on a variable the line set cannot be known."""
+    from dcg.shell import params
+
+    body = raw[2:-1].lstrip("!#")
+    name = body[: next((k for k, c in enumerate(body) if not (c.isalnum() or c == "_")), len(body))]
+    if not name or not params.known(env, name):
+        return None
+    runs = env.pop(params.RUNS, None)
+    got = params.expand(raw, env)
+    env.pop(params.RUNS, None)
+    if runs is not None:
+        env[params.RUNS] = runs
+    if got is not None:
+        return None
+    origin = env.get(ORIGIN + params.target(env, name))
+    if origin:
+        return f"the command is taken from {raw}, whose value is {origin}"
+    return f"the command word {raw} is computed from ${name} in a way dcg cannot evaluate"
+
+
 def split_word(simple: Simple, env: dict[str, str | None]) -> str | None:
     """Why the command word is opaque when it is an unquoted variable split at run time."""
     if not simple.words:
         return None
     word = simple.words[0]
+    for part in word.parts:
+        if part[0] == "x" and part[2][:2] == "${":
+            why = _unevaluated(part[2], env)
+            if why is not None:
+                return why
     if len(word.parts) != 1 or word.parts[0][0] != "v" or word.parts[0][3]:
         return None
     name = word.parts[0][1]

@@ -15,6 +15,10 @@ TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from dcg.shell.runtext import Ctx
+
+    Parse = Callable[..., list[Command]]
+
 # Programs that delete the files named in their arguments.
 DELETERS = frozenset(("rm", "shred", "unlink", "rmdir", "srm", "trash", "gio"))
 # Wrappers that hand their input's words to the command they run.
@@ -98,3 +102,22 @@ def find_feeding(work: unwrap.Work, out: list[Command], mark: int) -> None:
     else:
         return
     out.append(Command(("find", *argv[1:], "-delete"), via=(*work.via, "find feeding rm")))
+
+
+def powershell(script: str, ctx: Ctx, out: list[Command], posix: Parse) -> None:
+    """The commands of a PowerShell payload (``posix`` parses the bash it runs)."""
+    from dcg.shell.powershell import parse
+
+    for c in parse(script, posix=posix):
+        ctx.budget.command()
+        out.append(
+            Command(
+                c.argv,
+                words=c.words,
+                data=c.data,
+                redirects=c.redirects,
+                stdin=c.stdin,
+                via=(*ctx.via, *c.via),
+                dynamic=c.dynamic,
+            )
+        )

@@ -212,7 +212,33 @@ class Lexer:
             name = parts[0][1].partition("=")[0].removesuffix("+")
             if name != parts[0][1] and name[:1] in _NAME0 and all(ch in _NAME for ch in name):
                 w.assign = name
+                if i < n and s[i] == "(" and len(parts) == 1 and parts[0][1].endswith("="):
+                    w.array, i = self.array(i + 1, depth)
+            elif "[" in parts[0][1] and parts[0][1][:1] in _NAME0:
+                w.assign = _element(w)
         return w, min(i, n)
+
+    def array(self, i: int, depth: int) -> tuple[list[Word], int]:
+        """The element words of ``NAME=( … )`` from after its ``(`` (bash's compound
+        assignment: words, ``[KEY]=value`` elements, newlines and comments between)."""
+        s, n = self.s, self.n
+        words: list[Word] = []
+        while i < n:
+            c = s[i]
+            if c in " \t\r\n":
+                i += 1
+            elif c == "#":
+                j = s.find("\n", i)
+                i = n if j < 0 else j
+            elif c == ")":
+                return words, i + 1
+            elif c in "(;&|<>":
+                raise TooComplex("an array assignment dcg does not read")
+            else:
+                self.budget.token()
+                w, i = self.word(i, depth)
+                words.append(w)
+        return words, i
 
     def dquote(self, i: int, depth: int, w: Word, end: str) -> int:
         """Scan a double-quoted string (or, with ``end`` empty, a heredoc body)."""
@@ -360,6 +386,24 @@ def _control(s: str, i: int) -> str:
         if s.startswith(op, i):
             return op
     return s[i]
+
+
+def _element(w: Word) -> str | None:
+    """``NAME[SUBSCRIPT]`` when ``w`` is an element assignment ``NAME[SUBSCRIPT]=value``."""
+    raw = "".join(p[2] for p in w.parts)
+    k = raw.find("[")
+    if not all(ch in _NAME for ch in raw[:k]):
+        return None
+    level = 0
+    for j in range(k, len(raw)):
+        if raw[j] == "[":
+            level += 1
+        elif raw[j] == "]":
+            level -= 1
+            if level == 0:
+                rest = raw[j + 1 : j + 3]
+                return raw[: j + 1] if rest[:1] == "=" or rest == "+=" else None
+    return None
 
 
 def _balanced(s: str, i: int) -> int:

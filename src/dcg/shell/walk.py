@@ -31,8 +31,6 @@ from dcg.shell.words import expand as expand_word
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
-
     from dcg.shell.limits import Files
     from dcg.shell.parser import Simple
     from dcg.shell.words import Token, Word
@@ -116,22 +114,47 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
     for word in (*simple.assigns, *simple.words, *simple.extra):
         if word.subs:
             _subs(word, ctx, out)
+        if word.array is not None:
+            for element in word.array:
+                if element.subs:
+                    _subs(element, ctx, out)
     for _, target in simple.redirects:
         sub = target.word if isinstance(target, Heredoc) else target
         if sub is not None and sub.subs:
             _subs(sub, ctx, out)
     for name in simple.forget:
         env[name] = None
+    if "\x00aliases" in env and simple.words:  # dcg.shell.bashvars.ALIASES
+        from dcg.shell.bashvars import alias_text
+
+        found = alias_text(simple, env, expand_word)
+        if found is not None:
+            env[found[0]] = ""  # no alias expands inside itself
+            run_text(found[1], ctx.shared((*ctx.via, "alias " + found[0][9:])), out)
+            env.pop(found[0], None)
+            return
 
     def sub_text(word: Word, k: int) -> str | None:
         payload = word.subs[k][1]
         return None if isinstance(payload, str) else static_output(payload, env)
 
+    def elements(word: Word) -> tuple[list[str], bool]:
+        return expand_word(word, env, sub_text)
+
+    # Arrays, elements, namerefs, prompt variables: dcg.shell.bashvars (loaded only then).
+    vars_wanted = "\x00nrefs" in env or any(
+        w.array is not None or "[" in (w.assign or "") or w.assign in _RUN_VARS
+        for w in simple.assigns
+    )
     for word in simple.assigns:
         fields, dyn = expand_word(word, env, sub_text, split=False)
         name = word.assign or ""
         value = fields[0].partition("=")[2] if fields else ""
-        if not simple.words:
+        if not simple.words and vars_wanted:
+            from dcg.shell.bashvars import assign
+
+            assign(word, value, dyn and not _home_only(value), env, elements)
+        elif not simple.words:
             if fields and fields[0].startswith(name + "+="):
                 old = env.get(name)
                 env[name] = None if dyn or old is None else old + value
@@ -175,8 +198,16 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
         linefiles.remember_written(simple, redirects, env)
     if (argv and argv[0] in _DECLARE) or argv[:1] == ["read"]:
         _declare(argv, dyns, env)
+    if argv and argv[0] in _BASHVARS:
+        from dcg.shell.bashvars import builtin
+
+        builtin(simple, argv, dyns, env, stdin, elements)
+    if "\x00runs" in env:  # dcg.shell.params.RUNS: code an expansion runs
+        run_text(env.pop("\x00runs") or "", ctx.child((*ctx.via, "expansion")), out)
     if _values_need_a_look(simple, argv, env):
-        _values_as_code(simple, argv, ctx, out, sub_text)
+        from dcg.shell.arith import values_as_code
+
+        values_as_code(simple, argv, ctx, out, sub_text, WALKER)
     if argv[:1] == ["set"] and len(argv) > 1 and (argv[1] == "--" or argv[1][:1] not in "-+"):
         set_positional(env, argv[2:] if argv[1] == "--" else argv[1:])
     if not argv:
@@ -211,51 +242,32 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
         out.append(opaque.command(why, ctx.via))
 
 
+# Builtins that set variables in ways dcg.shell.bashvars models.
+_BASHVARS = frozenset(("declare", "typeset", "local", "read", "mapfile", "readarray",
+                       "printf", "alias", "unalias"))  # fmt: skip
+
+
+# Builtins and variables dcg.shell.bashvars models (bash runs the latter's value).
+_BASHVARS = frozenset(("declare", "typeset", "local", "read", "mapfile", "readarray",
+                       "printf", "alias", "unalias"))  # fmt: skip
+_RUN_VARS = frozenset(("PS0", "PS1", "PS2", "PS4", "PROMPT_COMMAND"))
 # Commands whose writes the walker remembers besides redirections (tee, copies, fetches).
 _WRITERS = frozenset(("tee", "cp", "mv", "install", "ln", *opaque.FETCHERS, *opaque.EDITORS))
-_ARITH_WORDS = frozenset(("let", "declare", "typeset", "local", "read", "mapfile", "readarray"))
+_ARITH_WORDS = frozenset(("let", "declare", "typeset", "local", "read", "mapfile", "readarray",
+                          "unset", "test", "[", "export", "readonly", "getopts", "wait",
+                          "printf"))  # fmt: skip
 
 
 def _values_need_a_look(simple: Simple, argv: list[str], env: dict[str, str | None]) -> bool:
     """Cheap test before dcg.shell.arith is imported: could a value run as code here?"""
     if simple.extra or (argv and argv[0] in _ARITH_WORDS) or "\x00int" in env:
         return True
-    if any(w.subs for w in simple.assigns):
+    if any(w.subs or "[" in (w.assign or "") for w in simple.assigns):
         return True
     words = simple.words
-    if words and len(words[0].parts) == 1 and words[0].parts[0][0] == "v":
+    if words and any(p[0] == "v" or p[2][:2] == "${" for p in words[0].parts):
         return True
     return any(p[0] == "x" and p[2].startswith("$((") for w in words for p in w.parts)
-
-
-def _values_as_code(
-    simple: Simple,
-    argv: list[str],
-    ctx: Ctx,
-    out: list[Command],
-    sub_text: Callable[[Word, int], str | None],
-) -> None:
-    """Arithmetic that runs a value's a[$(…)], a command word split from an unknown."""
-    from dcg.shell import arith
-
-    env = ctx.env
-    arith.note_origins(simple, argv, env)
-
-    def text(word: Word) -> str:
-        fields = expand_word(word, env, sub_text, split=False)[0]
-        return fields[0] if fields else ""
-
-    def run(code: str) -> None:
-        run_text(code, ctx.child((*ctx.via, "arithmetic a[$(…)]")), out)
-
-    def emit(why: str) -> None:
-        WALKER.emit(why, ctx, out)
-
-    for expr, expanded in arith.expressions(simple, argv, env, text):
-        arith.judge(expr, expanded, env, run, emit)
-    why = arith.split_word(simple, env)
-    if why is not None:
-        emit(why)
 
 
 def _command(
@@ -353,7 +365,9 @@ def _command(
         elif kind == "argv":
             _command(unwrap.Work(list(args), [False] * len(args), child.via, None), (), child, out)
         elif kind == "powershell":
-            _powershell(text, child, out)
+            from dcg.shell.derived import powershell
+
+            powershell(text, child, out, parse)
         else:
             _embedded(kind, text, child, out)
     if work.feeder == "find" or work.argv[:1] == ["find"]:
@@ -372,24 +386,6 @@ def _glob_command(
         return False
     derived.globbed(work, redirects, ctx, out, _command)
     return True
-
-
-def _powershell(script: str, ctx: Ctx, out: list[Command]) -> None:
-    from dcg.shell.powershell import parse as powershell
-
-    for c in powershell(script, posix=parse):
-        ctx.budget.command()
-        out.append(
-            Command(
-                c.argv,
-                words=c.words,
-                data=c.data,
-                redirects=c.redirects,
-                stdin=c.stdin,
-                via=(*ctx.via, *c.via),
-                dynamic=c.dynamic,
-            )
-        )
 
 
 def _embedded(lang: str, code: str, ctx: Ctx, out: list[Command], computed: bool = True) -> None:
@@ -452,6 +448,10 @@ class _Walker:
     @staticmethod
     def positional(env: dict[str, str | None], args: list[str | None]) -> None:
         set_positional(env, args)
+
+    @staticmethod
+    def text(code: str, ctx: Ctx, out: list[Command]) -> None:
+        run_text(code, ctx, out)
 
     @staticmethod
     def emit(why: str, ctx: Ctx, out: list[Command]) -> None:

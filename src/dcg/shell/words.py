@@ -8,15 +8,18 @@ TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
 class Word:
     """One shell word: its parts, the command substitutions inside it, and quoting."""
 
-    __slots__ = ("assign", "parts", "quoted", "subs")
+    __slots__ = ("array", "assign", "parts", "quoted", "subs")
 
     def __init__(self) -> None:
         self.parts: list[Part] = []
         self.subs: list[Sub] = []
         # True when any quote or backslash appeared: such a word is never a keyword.
         self.quoted = False
-        # The variable name when the word is an assignment NAME=value (or NAME+=value).
+        # The variable name when the word is an assignment NAME=value (or NAME+=value),
+        # NAME[SUBSCRIPT] for an element assignment NAME[SUBSCRIPT]=value.
         self.assign: str | None = None
+        # The element words of an array assignment NAME=( … ) (the word itself is NAME=).
+        self.array: list[Word] | None = None
 
     def plain(self) -> str | None:
         """The text of an unquoted word without expansions, else None (for keywords)."""
@@ -107,6 +110,8 @@ def _default_form(raw: str, env: dict[str, str | None]) -> tuple[str, bool]:
     name, op = raw[2:i], raw[i : i + 2]
     if not name or name not in env or op[:1] not in (":", "-", "=", "?"):
         return raw, True
+    if op[:1] == ":" and op[1:2] not in ("-", "=", "?"):
+        return raw, True  # ${x:1:2}, ${x:+y}: dcg.shell.params
     if op in (":+", "+") or op[:1] == "+":
         return raw, True
     got = env[name]
@@ -122,6 +127,25 @@ _POSITIONAL = {"$@": "\x00@", "${@}": "\x00@", "$*": "\x00@", "${*}": "\x00@"}
 _POSITIONAL.update({f"${k}": f"\x00@{k}" for k in range(1, 10)})
 _POSITIONAL.update({f"${{{k}}}": f"\x00@{k}" for k in range(1, 10)})
 _ALL_POSITIONAL = frozenset(("$@", "${@}"))
+
+
+def _separate(out: list[str], values: list[str], split: bool, ifs: str, brk: bool) -> bool:
+    """Append ``"${a[@]}"``'s elements to ``out`` as separate fields (each split by
+    ``ifs`` too when unquoted); the result is whether the next text starts a new field."""
+    trail = False
+    for k, v in enumerate(values):
+        if split:
+            pieces, lead, trail = ifs_split(v, ifs)
+            brk = brk or lead
+        else:
+            pieces, trail = [v], False
+        for j, piece in enumerate(pieces):
+            if ((k or j) and (out[-1] or not split)) or (brk and out[-1]):
+                out.append("")
+            brk = False
+            out[-1] += piece
+        brk = split
+    return trail
 
 
 def expand(
@@ -157,8 +181,23 @@ def expand(
                     text, splittable = got, split and (not quoted or raw in _ALL_POSITIONAL)
             else:
                 text, unresolved = _default_form(raw, env)
+                if unresolved and raw[:2] == "${":
+                    # Operators, arrays, indirection on what the line set (dcg.shell.params).
+                    from dcg.shell import params
+
+                    got_many = params.expand(raw, env)
+                    if got_many is not None and got_many[1]:
+                        brk = _separate(out, got_many[0], split and not quoted, ifs, brk)
+                        continue
+                    if got_many is not None:
+                        text, unresolved = got_many[0][0], False
+                        splittable = split and not quoted
                 dynamic = dynamic or unresolved
         else:
+            if kind == "v" and "\x00nrefs" in env:  # dcg.shell.bashvars.NAMEREFS
+                from dcg.shell.params import target
+
+                value = target(env, value)
             got = env.get(value) if kind == "v" else sub_text(word, int(value))
             if got is None and kind == "v" and value == "IFS" and "IFS" not in env:
                 got = DEFAULT_IFS

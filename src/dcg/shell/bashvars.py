@@ -1,0 +1,408 @@
+"""What bash's builtins do to variables: arrays, namerefs, read, mapfile, printf -v, alias.
+
+The walker (:mod:`dcg.shell.walk`) calls these so that a value built with bash's own
+machinery is known when a later command runs it: ``a[0]=rm; "${a[@]}"``,
+``a=(git reset --hard)``, ``read -a a <<< "…"``, ``declare -n r=x``, ``printf -v c …``,
+``alias x='…'`` (aliases are expanded for every later command of the line, as a login
+shell with ``expand_aliases`` would). A value it cannot know is marked unknown, never
+guessed. Code such a builtin runs (``mapfile -C``, a prompt variable) is queued with
+:func:`dcg.shell.params.run_later`.
+"""
+
+from __future__ import annotations
+
+from dcg.shell.params import (
+    ARRAY,
+    NAMEREF,
+    UNKNOWN,
+    arith,
+    code_in,
+    get_array,
+    put_array,
+    run_later,
+    target,
+)
+from dcg.shell.patterns import escapes
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from dcg.shell.parser import Simple
+    from dcg.shell.words import Word
+
+    Env = dict[str, str | None]
+    # Expand an element word into its fields and whether any stayed unresolved.
+    Expander = Callable[[Word], tuple[list[str], bool]]
+
+NAMEREFS = "\x00nrefs"  # set once the line declared a nameref (the cheap test in words)
+ALIASES = "\x00aliases"  # set once the line defined an alias
+ALIAS = "\x00alias:"
+# Variables whose value bash runs or prompt-expands (command substitutions run).
+_PROMPTS = frozenset(("PS0", "PS1", "PS2", "PS4"))
+_READ_VALUE_OPTS = frozenset("adinNptu")  # read's options that take a value
+_MAPFILE_VALUE_OPTS = frozenset("dnOsuCc")
+_NO_IFS = "\x00unset"
+
+
+def assign(word: Word, value: str, dyn: bool, env: Env, expand: Expander) -> None:
+    """An assignment statement ``NAME=v``, ``NAME+=v``, ``NAME[K]=v`` or ``NAME=( … )``."""
+    name = word.assign or ""
+    append = word.parts[0][1].startswith(name + "+=") if word.parts else False
+    base, _, sub = name.partition("[")
+    base = target(env, base)
+    if "[" in base:  # a nameref to an element
+        base, _, sub = base.partition("[")
+        sub = sub + "]" if sub and not sub.endswith("]") else sub
+    if word.array is not None:
+        set_array(base, word.array, append, env, expand)
+        return
+    val = UNKNOWN if dyn else value
+    if sub:
+        key = _element_key(sub[:-1], env, base)
+        entries = get_array(env, base)
+        if entries is None:
+            old = env.get(base)
+            entries = [] if old is None and base not in env else [("0", old or "")]
+        if key is None:
+            put_array(env, base, [(k, UNKNOWN) for k, _ in entries] or [("0", UNKNOWN)])
+            return
+        entries = [(k, v) for k, v in entries if k != key] + [
+            (key, _join(dict(entries).get(key, ""), val) if append else val)
+        ]
+        put_array(env, base, entries)
+        return
+    if ARRAY + base in env:
+        entries = [(k, v) for k, v in get_array(env, base) or [] if k != "0"]
+        old = env.get(base) or ""
+        put_array(env, base, [("0", _join(old, val) if append else val), *entries])
+        return
+    if base in _PROMPTS and ("$(" in value or "`" in value):
+        code_in(value, env)
+    elif base == "PROMPT_COMMAND" and value:
+        run_later(env, value)
+    if append:
+        old = env.get(base)
+        env[base] = None if dyn or old is None else old + value
+    else:
+        env[base] = None if dyn else value
+
+
+def _join(old: str, new: str) -> str:
+    return UNKNOWN if UNKNOWN in (old, new) else old + new
+
+
+def _element_key(sub: str, env: Env, base: str) -> str | None:
+    if "$(" in sub or "`" in sub:
+        return None
+    entries = get_array(env, base)
+    if entries is not None and entries and not all(k.isdigit() for k, _ in entries):
+        return sub  # associative
+    n = arith(sub, env)
+    return None if n is None else str(n)
+
+
+def set_array(name: str, elems: list[Word], append: bool, env: Env, expand: Expander) -> None:
+    """``name=( … )`` / ``name+=( … )``: each element word expanded and split."""
+    entries = (get_array(env, name) or []) if append else []
+    nxt = max((int(k) for k, _ in entries if k.isdigit()), default=-1) + 1
+    for w in elems:
+        lit = w.parts[0][1] if w.parts and w.parts[0][0] == "s" and not w.parts[0][3] else ""
+        if lit.startswith("[") and "]=" in "".join(p[2] for p in w.parts):
+            raw = "".join(p[2] for p in w.parts)
+            key_text, _, _ = raw[1:].partition("]=")
+            fields, dyn = expand(w)
+            value = fields[0].partition("]=")[2] if fields else ""
+            num = arith(key_text, env) if "$(" not in key_text and "`" not in key_text else None
+            key = str(num) if num is not None else key_text if key_text.isidentifier() else UNKNOWN
+            if key.isdigit():
+                nxt = int(key) + 1
+            entries = [(k, v) for k, v in entries if k != key] + [(key, UNKNOWN if dyn else value)]
+            continue
+        fields, dyn = expand(w)
+        for f in fields or ([] if not dyn else [""]):
+            entries.append((str(nxt), UNKNOWN if dyn else f))
+            nxt += 1
+    put_array(env, name, entries)
+
+
+def declare(
+    argv: list[str], words: list[Word], dyns: list[bool], env: Env, expand: Expander
+) -> None:
+    """declare/typeset/local -n (namerefs) and -a/-A with ``NAME=( … )``."""
+    flags = "".join(a[1:] for a in argv[1:] if a.startswith("-"))
+    for w in words[1:]:
+        if w.array is not None and w.assign:
+            set_array(w.assign, w.array, False, env, expand)
+    if "n" not in flags:
+        return
+    for a, dyn in zip(argv[1:], dyns[1:], strict=False):
+        if a.startswith("-"):
+            continue
+        name, eq, ref = a.partition("=")
+        if not eq:
+            continue
+        if dyn:
+            env[name] = None
+            env.pop(NAMEREF + name, None)
+            continue
+        env[NAMEREF + name] = ref
+        env[NAMEREFS] = ""
+        env.pop(name, None)
+        if "[" in ref:
+            code_in(ref[ref.index("[") :], env)
+
+
+def _values(argv: list[str], takes_value: frozenset[str]) -> tuple[dict[str, str], list[str]]:
+    """Options (with their values) and operands of a builtin's argv."""
+    opts: dict[str, str] = {}
+    rest: list[str] = []
+    k = 1
+    while k < len(argv):
+        a = argv[k]
+        if a == "--":
+            rest.extend(argv[k + 1 :])
+            break
+        if a.startswith("-") and len(a) > 1 and not rest:
+            j = 1
+            while j < len(a):
+                ch = a[j]
+                if ch in takes_value:
+                    if j + 1 < len(a):
+                        opts[ch] = a[j + 1 :]
+                    elif k + 1 < len(argv):
+                        k += 1
+                        opts[ch] = argv[k]
+                    break
+                opts[ch] = ""
+                j += 1
+        else:
+            rest.append(a)
+        k += 1
+    return opts, rest
+
+
+def read(argv: list[str], stdin: str | None, env: Env) -> None:
+    """``read`` and ``mapfile``/``readarray`` fed a here-string or here-document."""
+    if argv[0] == "read":
+        _read(argv, stdin, env)
+    else:
+        _mapfile(argv, stdin, env)
+
+
+def _ifs(env: Env) -> str:
+    ifs = env.get("IFS", " \t\n")
+    return " \t\n" if ifs is None else ifs
+
+
+def _read(argv: list[str], stdin: str | None, env: Env) -> None:
+    opts, names = _values(argv, _READ_VALUE_OPTS)
+    array = opts.get("a")
+    if stdin is None or ("IFS" in env and env["IFS"] is None):
+        if array:
+            put_array(env, array, [("0", UNKNOWN)])
+        return
+    delim = opts.get("d", "\n")[:1] or "\0"
+    line = stdin.split(delim, 1)[0]
+    if "r" not in opts:
+        line = line.replace("\\\n", "")
+        line = "".join(ch for k, ch in enumerate(line) if ch != "\\" or line[k - 1 : k] == "\\")
+    ifs = _ifs(env)
+    if array:
+        fields = _ifs_fields(line, ifs)
+        put_array(env, array, [(str(k), f) for k, f in enumerate(fields)])
+        return
+    if not names:
+        env["REPLY"] = line
+        return
+    rest = line.strip(" \t\n") if ifs == " \t\n" else line
+    for k, name in enumerate(names):
+        if k == len(names) - 1:
+            env[target(env, name)] = rest.strip(ifs) if ifs.isspace() else rest
+            break
+        fields = _ifs_fields(rest, ifs)
+        env[target(env, name)] = fields[0] if fields else ""
+        rest = rest[rest.find(fields[0]) + len(fields[0]) :].lstrip(ifs) if fields else ""
+
+
+def _ifs_fields(text: str, ifs: str) -> list[str]:
+    if not ifs:
+        return [text]
+    out: list[str] = []
+    cur: list[str] = []
+    for ch in text:
+        if ch in ifs:
+            if cur or not ch.isspace():
+                out.append("".join(cur))
+            cur = []
+        else:
+            cur.append(ch)
+    if cur:
+        out.append("".join(cur))
+    return [f for f in out if f or not ifs.isspace()]
+
+
+def _mapfile(argv: list[str], stdin: str | None, env: Env) -> None:
+    opts, names = _values(argv, _MAPFILE_VALUE_OPTS)
+    name = names[0] if names else "MAPFILE"
+    callback = opts.get("C")
+    if stdin is None:
+        put_array(env, name, [("0", UNKNOWN)])
+        if callback:
+            run_later(env, f"{callback} 0 line")
+        return
+    delim = opts.get("d", "\n")[:1] or "\0"
+    lines = stdin.split(delim)
+    if lines and lines[-1] == "":
+        lines.pop()
+    if "t" not in opts:
+        lines = [ln + delim for ln in lines]
+    put_array(env, name, [(str(k), ln) for k, ln in enumerate(lines)])
+    if callback:
+        import shlex
+
+        for k, ln in enumerate(lines):
+            run_later(env, f"{callback} {k} {shlex.quote(ln)}")
+
+
+def printf_v(argv: list[str], dyns: list[bool], env: Env) -> None:
+    """``printf -v NAME FORMAT ARGS``: NAME holds what printf would print."""
+    if len(argv) < 4 or argv[1] != "-v":
+        if len(argv) >= 3 and argv[1].startswith("-v") and len(argv[1]) > 2:
+            argv = [argv[0], "-v", argv[1][2:], *argv[2:]]
+            dyns = [dyns[0], dyns[1], *dyns[1:]]
+        else:
+            return
+    name = argv[2]
+    if "[" in name:
+        code_in(name[name.index("[") :], env)
+        return
+    if any(dyns[3:]):
+        env[target(env, name)] = None
+        return
+    env[target(env, name)] = format_text(argv[3], argv[4:])
+
+
+def format_text(fmt: str, args: list[str]) -> str | None:
+    """What ``printf FORMAT ARGS`` prints for the conversions %s %b %d %c %q %%; None
+    for any other."""
+    import re
+
+    spec = re.compile(r"%([-+ #0]*)(\d*)(?:\.(\d+))?([sbdiqc%])|%")
+    out: list[str] = []
+    args = list(args)
+    while True:
+        used = False
+        pos = 0
+        text = escapes(fmt)
+        for m in spec.finditer(text):
+            out.append(text[pos : m.start()])
+            pos = m.end()
+            conv = m.group(4)
+            if conv is None:
+                return None
+            if conv == "%":
+                out.append("%")
+                continue
+            arg = args.pop(0) if args else ""
+            used = True
+            if conv in "di":
+                arg = arg or "0"
+                if not arg.lstrip("-").isdigit():
+                    return None
+            elif conv == "b":
+                arg = escapes(arg)
+            elif conv == "q":
+                import shlex
+
+                arg = shlex.quote(arg)
+            elif conv == "c":
+                arg = arg[:1]
+            if m.group(3) is not None and conv in "sbqc":
+                arg = arg[: int(m.group(3))]
+            width = int(m.group(2) or 0)
+            out.append(arg.ljust(width) if "-" in m.group(1) else arg.rjust(width))
+        out.append(text[pos:])
+        if not args or not used:
+            return "".join(out)
+
+
+def alias(argv: list[str], env: Env) -> None:
+    """``alias NAME=VALUE …`` and ``unalias NAME`` (``-a``: all)."""
+    if argv[0] == "unalias":
+        for a in argv[1:]:
+            if a == "-a":
+                for key in [k for k in env if k.startswith(ALIAS)]:
+                    del env[key]
+            else:
+                env.pop(ALIAS + a, None)
+        return
+    for a in argv[1:]:
+        name, eq, value = a.partition("=")
+        if eq and name and not name.startswith("-"):
+            env[ALIAS + name] = value
+            env[ALIASES] = ""
+
+
+def aliased(word: Word, env: Env) -> tuple[str, str] | None:
+    """(name, value) when the command word is an alias defined earlier on the line."""
+    name = word.plain()
+    if name is None:
+        return None
+    value = env.get(ALIAS + name)
+    if value is None or ("\x00inalias:" + name) in env:
+        return None
+    return name, value
+
+
+def array_unknown(env: Env, name: str) -> bool:
+    """Whether array ``name`` set on the line holds an element dcg cannot know."""
+    entries = get_array(env, target(env, name))
+    return entries is not None and any(v == UNKNOWN for _, v in entries)
+
+
+def builtin(
+    simple: Simple,
+    argv: list[str],
+    dyns: list[bool],
+    env: Env,
+    stdin: str | None,
+    expand: Expander,
+) -> None:
+    """What a declaring builtin does to the walker's variable table."""
+    name = argv[0]
+    if name in ("declare", "typeset", "local"):
+        declare(argv, simple.words, dyns, env, expand)
+    elif name in ("read", "mapfile", "readarray"):
+        ifs = [w.literal() for w in simple.assigns if w.assign == "IFS"]
+        if ifs:  # IFS=: read …: for this read only
+            old = env.get("IFS", _NO_IFS)
+            env["IFS"] = None if ifs[-1] is None else ifs[-1].partition("=")[2]
+            read(argv, stdin, env)
+            if old is _NO_IFS:
+                del env["IFS"]
+            else:
+                env["IFS"] = old
+        else:
+            read(argv, stdin, env)
+    elif name == "printf":
+        printf_v(argv, dyns, env)
+    else:
+        alias(argv, env)
+
+
+def alias_text(
+    simple: Simple, env: Env, expand: Callable[..., tuple[list[str], bool]]
+) -> tuple[str, str] | None:
+    """(marker key, text to run) when the command word is an alias set on the line: its
+    value followed by the command's other words."""
+    found = aliased(simple.words[0], env)
+    if found is None:
+        return None
+    import shlex
+
+    name, value = found
+    rest: list[str] = []
+    for word in simple.words[1:]:
+        rest.extend(expand(word, env, lambda w, k: None)[0])
+    return "\x00inalias:" + name, " ".join([value, *(shlex.quote(a) for a in rest)])

@@ -1,0 +1,223 @@
+"""Bash's pattern and value operators on known text, for dcg.shell.params.
+
+Glob patterns become regular expressions (quoted pieces literal); removal, substitution
+(bash 5.2's ``&`` included) and case changes follow bash; ``escapes`` reads ``$'…'``
+escapes; :func:`evaluate` is integer arithmetic on tokens (+ - * / % and parentheses).
+"""
+
+from __future__ import annotations
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    # (quoted, text) pieces of a pattern; text None: an expansion dcg could not know.
+    Pieces = list[tuple[bool, str | None]]
+
+
+def regex(pieces: Pieces) -> str | None:
+    """A bash glob pattern's (quoted, text) pieces (quoted parts literal) as a regular
+    expression; None when a piece is unknown."""
+    import re
+
+    out: list[str] = []
+    k = 0
+    while k < len(pieces):
+        quoted, ch = pieces[k]
+        if ch is None:
+            return None
+        if quoted or len(ch) != 1:
+            out.append(re.escape(ch))
+        elif ch == "*":
+            out.append(".*")
+        elif ch == "?":
+            out.append(".")
+        elif ch == "[":
+            j = k + 1
+            chars: list[str] = []
+            while (j < len(pieces) and pieces[j][1] != "]") or j == k + 1:
+                if j >= len(pieces):
+                    break
+                chars.append(pieces[j][1] or "")
+                j += 1
+            if j >= len(pieces):
+                out.append(re.escape("["))
+            else:
+                body = "".join(chars)
+                if body[:1] in "!^":
+                    body = "^" + body[1:]
+                out.append("[" + body.replace("\\", "\\\\") + "]")
+                k = j
+        else:
+            out.append(re.escape(ch))
+        k += 1
+    return "".join(out)
+
+
+def remove(v: str, pat: str, prefix: bool, longest: bool) -> str:
+    """``${v#p}`` ``${v##p}`` (prefix) and ``${v%p}`` ``${v%%p}`` (suffix)."""
+    import re
+
+    rx = re.compile(pat, re.S)
+    n = len(v)
+    if prefix:
+        for i in range(n, -1, -1) if longest else range(n + 1):
+            if rx.fullmatch(v[:i]):
+                return v[i:]
+    else:
+        for i in range(n + 1) if longest else range(n, -1, -1):
+            if rx.fullmatch(v[i:]):
+                return v[:i]
+    return v
+
+
+def substitute(v: str, pat: str, rep: list[str | None], every: bool, anchor: str) -> str:
+    """``${v/pat/rep}`` (``every``: ``//``; ``anchor`` ``#`` or ``%``): ``pat`` a regular
+    expression from :func:`regex`, ``rep`` pieces where None is ``&`` (the match)."""
+    import re
+
+    if not pat:
+        return v
+    rx = re.compile(pat, re.S)
+    spans: list[tuple[int, int]] = []
+    i = 0
+    while i <= len(v):
+        end = None
+        for j in range(len(v), i - 1, -1):  # the longest match at the leftmost place
+            if rx.fullmatch(v, i, j) and (anchor != "%" or j == len(v)):
+                end = j
+                break
+        if end is not None and not (end == i and not pat):
+            spans.append((i, end))
+            if not every:
+                break
+            i = end if end > i else i + 1
+        elif anchor == "#":
+            break
+        else:
+            i += 1
+        if anchor == "#":
+            break
+    out: list[str] = []
+    last = 0
+    for a, b in spans:
+        out.append(v[last:a])
+        out.append("".join(v[a:b] if piece is None else piece for piece in rep))
+        last = b
+    out.append(v[last:])
+    return "".join(out)
+
+
+def split_slash(spec: str) -> tuple[str, str, str]:
+    """``pattern/replacement`` at the first unquoted, unescaped slash."""
+    i, quote = 0, ""
+    while i < len(spec):
+        c = spec[i]
+        if c == "\\":
+            i += 2
+            continue
+        if quote:
+            quote = "" if c == quote else quote
+        elif c in "'\"":
+            quote = c
+        elif c == "/":
+            return spec[:i], "/", spec[i + 1 :]
+        i += 1
+    return spec, "", ""
+
+
+def case(v: str, op: str, pat: str) -> str:
+    """``${v^p}`` ``${v^^p}`` ``${v,p}`` ``${v,,p}`` ``${v~p}`` ``${v~~p}`` (``op``)."""
+    import re
+
+    rx = re.compile(pat, re.S)
+    chars = list(v)
+    for k, ch in enumerate(chars):
+        if len(op) == 1 and k > 0:
+            break
+        if not rx.fullmatch(ch):
+            continue
+        if op[0] == "^":
+            chars[k] = ch.upper()
+        elif op[0] == ",":
+            chars[k] = ch.lower()
+        else:
+            chars[k] = ch.lower() if ch.isupper() else ch.upper()
+    return "".join(chars)
+
+
+_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v": "\v",
+            "e": "\x1b", "E": "\x1b", "\\": "\\", "'": "'", '"': '"', "?": "?"}  # fmt: skip
+
+
+def escapes(v: str) -> str:
+    """Backslash escapes as ``$'…'`` reads them (``${x@E}``, ``printf %b``)."""
+    out: list[str] = []
+    i = 0
+    while i < len(v):
+        c = v[i]
+        if c != "\\" or i + 1 >= len(v):
+            out.append(c)
+            i += 1
+            continue
+        nxt = v[i + 1]
+        if nxt in _ESCAPES:
+            out.append(_ESCAPES[nxt])
+            i += 2
+        elif nxt == "x":
+            digits = "".join(ch for ch in v[i + 2 : i + 4] if ch in "0123456789abcdefABCDEF")
+            digits = digits if len(digits) == len(v[i + 2 : i + 2 + len(digits)]) else ""
+            out.append(chr(int(digits, 16)) if digits else "\\x")
+            i += 2 + len(digits)
+        elif nxt in "01234567":
+            j = i + 1
+            while j < len(v) and j < i + 4 and v[j] in "01234567":
+                j += 1
+            out.append(chr(int(v[i + 1 : j], 8)))
+            i = j
+        else:
+            out.append(c + nxt)
+            i += 2
+    return "".join(out)
+
+
+def evaluate(tokens: list[str]) -> int | None:
+    """The value of an arithmetic expression's tokens (integers and operators)."""
+    try:
+        result, k = _sum(tokens, 0)
+    except (IndexError, ValueError, ZeroDivisionError):
+        return None
+    return result if k == len(tokens) else None
+
+
+def _sum(tokens: list[str], k: int) -> tuple[int, int]:
+    value, k = _product(tokens, k)
+    while k < len(tokens) and tokens[k] in "+-":
+        rhs, k2 = _product(tokens, k + 1)
+        value = value + rhs if tokens[k] == "+" else value - rhs
+        k = k2
+    return value, k
+
+
+def _product(tokens: list[str], k: int) -> tuple[int, int]:
+    value, k = _unary(tokens, k)
+    while k < len(tokens) and tokens[k] in ("*", "/", "%"):
+        rhs, k2 = _unary(tokens, k + 1)
+        if tokens[k] == "*":
+            value *= rhs
+        else:
+            q = abs(value) // abs(rhs) * (1 if (value >= 0) == (rhs >= 0) else -1)
+            value = q if tokens[k] == "/" else value - q * rhs
+        k = k2
+    return value, k
+
+
+def _unary(tokens: list[str], k: int) -> tuple[int, int]:
+    tok = tokens[k]
+    if tok in ("-", "+"):
+        value, k = _unary(tokens, k + 1)
+        return (-value if tok == "-" else value), k
+    if tok == "(":
+        value, k = _sum(tokens, k + 1)
+        if tokens[k] != ")":
+            raise ValueError
+        return value, k + 1
+    return int(tok, 0) if not tok.startswith("0") or tok == "0" else int(tok, 8), k + 1
