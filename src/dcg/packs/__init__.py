@@ -118,6 +118,13 @@ REGISTRY: tuple[tuple[str, tuple[str, ...]], ...] = (
             "perl",
             "php",
             "just",
+            # Task runners whose files are read (dcg.shell.taskrunners).
+            "task",
+            "nox",
+            "invoke",
+            "inv ",
+            "tox",
+            "poe",
             "tclsh",
             "wish",
             "expect",

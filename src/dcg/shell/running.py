@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 FILE = runtext.FILE
 CWD = runtext.CWD
 _PKG = frozenset(("npm", "pnpm", "yarn", "bun"))
+_TASK_RUNNERS = frozenset(("task", "go-task", "nox", "invoke", "inv", "tox", "poe"))
 
 
 def run(work: Work, raw: str, ctx: Ctx, out: list[Command], walker: Walker) -> bool:
@@ -42,6 +43,11 @@ def run(work: Work, raw: str, ctx: Ctx, out: list[Command], walker: Walker) -> b
         return False
     if name == "just":
         _just(work, ctx, out, walker)
+        return False
+    if name in _TASK_RUNNERS:
+        from dcg.shell import taskrunners
+
+        taskrunners.run(work, ctx, out, walker)
         return False
     found = scripts.target(work, raw)
     if found is None:

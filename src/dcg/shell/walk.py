@@ -254,8 +254,7 @@ _RUN_VARS = frozenset(("PS0", "PS1", "PS2", "PS4", "PROMPT_COMMAND"))
 # Commands whose writes the walker remembers besides redirections (tee, copies, fetches).
 _WRITERS = frozenset(("tee", "cp", "mv", "install", "ln", *opaque.FETCHERS, *opaque.EDITORS))
 _ARITH_WORDS = frozenset(("let", "declare", "typeset", "local", "read", "mapfile", "readarray",
-                          "unset", "test", "[", "export", "readonly", "getopts", "wait",
-                          "printf"))  # fmt: skip
+    "unset", "test", "[", "export", "readonly", "getopts", "wait", "printf"))  # fmt: skip
 
 
 def _values_need_a_look(simple: Simple, argv: list[str], env: dict[str, str | None]) -> bool:
@@ -422,7 +421,8 @@ def _embedded(lang: str, code: str, ctx: Ctx, out: list[Command], computed: bool
 
 # Commands that run a file, a package script or a recipe (dcg.shell.running).
 _RUNNERS = frozenset((*payloads.SHELLS, "source", ".", "node", "nodejs", "bun", "ruby", "perl",
-                      "php", "npm", "pnpm", "yarn", "make", "gmake", "just"))  # fmt: skip
+                      "php", "npm", "pnpm", "yarn", "make", "gmake", "just", "task", "go-task",
+                      "nox", "invoke", "inv", "tox", "poe"))  # fmt: skip
 
 
 def _may_run_a_file(name: str, raw: str, ctx: Ctx) -> bool:
