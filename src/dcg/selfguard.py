@@ -103,17 +103,25 @@ def _classify(full: str, remove: int, aged: bool = False) -> str | None:
         remove = False
     found = "**" in target
     globbed = found or bool(GLOB.intersection(full))
-    for kind, protected in _protected():
+    sessions = _sessions()
+    if not globbed:
+        protected_paths = _plain(full, remove)
+    elif found:
+        protected_paths = _near(target)
+    else:
+        protected_paths = _protected()
+    split = _parts
+    for kind, protected in protected_paths:
         if kind == "program" and _outside_stdlib(full, protected):
             continue
-        if aged and protected in _sessions():
+        if aged and protected in sessions:
             continue  # a session untouched for a day has expired (decisions §8.1)
         if found:
-            names = _SESSION_NAMES if protected in _sessions() else _KEPT_NAMES
-            if selfpaths.found_covers(target, parts(protected), remove, names):
+            names = _SESSION_NAMES if protected in sessions else _KEPT_NAMES
+            if selfpaths.found_covers(target, split[protected], remove, names):
                 return kind
         elif globbed:
-            if covers(target, parts(protected), remove):
+            if covers(target, split[protected], remove):
                 return kind
         elif selfpaths.plain_covers(full, protected, remove):
             return kind
@@ -137,8 +145,70 @@ def _outside_stdlib(full: str, protected: str) -> bool:
 
 def _protected() -> list[tuple[str, str]]:
     """``(kind, absolute path)`` of every fixed protected location, computed once per env."""
+    return _index()[0]
+
+
+# (the cached strings, their (kind, path) pairs, each protected path and each of its
+# ancestors -> the positions in the pairs of the paths at or below it)
+_indexed: list[tuple[list[str], list[tuple[str, str]], dict[str, list[int]]]] = []
+
+
+def _index() -> tuple[list[tuple[str, str]], dict[str, list[int]]]:
     pairs = selfpaths.cached("protected", _protected_paths)
-    return [(k, p) for k, _, p in (x.partition("\x00") for x in pairs)]
+    if not _indexed or _indexed[0][0] is not pairs:
+        split = [(k, p) for k, _, p in (x.partition("\x00") for x in pairs)]
+        below: dict[str, list[int]] = {}
+        for n, (_, p) in enumerate(split):
+            path = p
+            while True:
+                below.setdefault(path, []).append(n)
+                if path in ("/", "") or "/" not in path:
+                    break
+                path = path.rsplit("/", 1)[0] or "/"
+        _indexed[:] = [(pairs, split, below)]
+        _parts.clear()
+        _parts.update((p, parts(p)) for _, p in split)
+    return _indexed[0][1], _indexed[0][2]
+
+
+_parts: dict[str, list[str]] = {}  # each protected path's components (set by _index)
+
+
+def _near(target: list[str]) -> list[tuple[str, str]]:
+    """The protected locations ``ROOT/**/NAME`` may reach: inside or around a ROOT without
+    glob characters (what selfpaths.found_covers can match), else all of them."""
+    pairs = _protected()
+    at = target.index("**")
+    root = target[:at]
+    if len(target) - at != 2 or any(GLOB.intersection(r) for r in root):
+        return pairs
+    above = "/" + "/".join(root)
+    if above == "/":
+        return pairs
+    return [
+        (k, p) for k, p in pairs
+        if p == above or p.startswith(above + "/") or above.startswith(p + "/")
+    ]  # fmt: skip
+
+
+def _plain(full: str, remove: int) -> list[tuple[str, str]]:
+    """The protected locations a plain path may cover, in their order: those at ``full`` or
+    above it, and (for a removal) those below it; the caller checks each as before."""
+    pairs, below = _index()
+    if remove and full == "/":
+        return pairs
+    hits: set[int] = set()
+    path = full
+    while True:
+        for n in below.get(path, ()):
+            if pairs[n][1] == path:
+                hits.add(n)
+        if path in ("/", "") or "/" not in path:
+            break
+        path = path.rsplit("/", 1)[0] or "/"
+    if remove:
+        hits.update(below.get(full, ()))
+    return [pairs[n] for n in sorted(hits)]
 
 
 def _protected_paths() -> list[str]:
@@ -183,9 +253,21 @@ def _agent_suffix(target: list[str], remove: int) -> str | None:
     return None
 
 
+_found_memo: dict[tuple[str, bool], str | None] = {}
+
+
 def _agent_found(pattern: str, remove: int) -> str | None:
     """``find … -name PATTERN`` may reach a project's hook settings: PATTERN names one of
-    their directories (a removal) or files."""
+    their directories (a removal) or files (the answer depends on nothing else)."""
+    key = (pattern, bool(remove))
+    if key not in _found_memo:
+        if len(_found_memo) > 256:
+            _found_memo.clear()
+        _found_memo[key] = _agent_found_uncached(pattern, remove)
+    return _found_memo[key]
+
+
+def _agent_found_uncached(pattern: str, remove: int) -> str | None:
     for rel in AGENT_FILES:
         if rel.startswith(_USER_ONLY):
             continue

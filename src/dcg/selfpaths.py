@@ -34,11 +34,21 @@ def home() -> str:
 _ENV_KEYS = ("HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME",
              "DCG_SESSION_DIR", "DCG_SYSTEM_CONFIG", "DCG_SYSTEM_DIR", "DCG_CONFIG",
              "PIPX_HOME", "UV_TOOL_DIR", "PATH")  # fmt: skip
-_cache: dict[tuple[str, tuple[str | None, ...]], list[str]] = {}
+_cache: dict[tuple[str, tuple[object, ...]], list[str]] = {}
+
+
+_ENV_BYTES = tuple(k.encode() for k in _ENV_KEYS)
 
 
 def cached(name: str, compute: Callable[[], list[str]]) -> list[str]:
-    key = (name, tuple(os.environ.get(k) for k in _ENV_KEYS))
+    # os.environ (where os is loaded) decodes on every lookup: its bytes table is read
+    # directly for the key; the hook's own environ is a plain dict.
+    data = getattr(os.environ, "_data", None)
+    if isinstance(data, dict):
+        values: tuple[object, ...] = tuple(map(data.get, _ENV_BYTES))
+    else:
+        values = tuple(map(os.environ.get, _ENV_KEYS))
+    key = (name, values)
     found = _cache.get(key)
     if found is None:
         found = _cache[key] = compute()
