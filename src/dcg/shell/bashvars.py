@@ -387,8 +387,28 @@ def builtin(
             read(argv, stdin, env)
     elif name == "printf":
         printf_v(argv, dyns, env)
+    elif name == "unset":
+        unset(argv, env)
     else:
         alias(argv, env)
+
+
+def unset(argv: list[str], env: Env) -> None:
+    """``unset NAME…``: the variable is empty from here on; an unset IFS splits as the
+    default does (``IFS=$'\\n'; …; unset IFS`` restores it)."""
+    if "-f" in argv[1:]:
+        return  # functions
+    for a in argv[1:]:
+        if a.startswith("-") or not a.isidentifier():
+            continue
+        if "-n" not in argv[1:]:
+            a = target(env, a)
+        env.pop(ARRAY + a, None)
+        env.pop(NAMEREF + a, None)
+        if a == "IFS":
+            env.pop("IFS", None)
+        else:
+            env[a] = ""
 
 
 def alias_text(

@@ -244,12 +244,12 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
 
 # Builtins that set variables in ways dcg.shell.bashvars models.
 _BASHVARS = frozenset(("declare", "typeset", "local", "read", "mapfile", "readarray",
-                       "printf", "alias", "unalias"))  # fmt: skip
+                       "printf", "alias", "unalias", "unset"))  # fmt: skip
 
 
 # Builtins and variables dcg.shell.bashvars models (bash runs the latter's value).
 _BASHVARS = frozenset(("declare", "typeset", "local", "read", "mapfile", "readarray",
-                       "printf", "alias", "unalias"))  # fmt: skip
+                       "printf", "alias", "unalias", "unset"))  # fmt: skip
 _RUN_VARS = frozenset(("PS0", "PS1", "PS2", "PS4", "PROMPT_COMMAND"))
 # Commands whose writes the walker remembers besides redirections (tee, copies, fetches).
 _WRITERS = frozenset(("tee", "cp", "mv", "install", "ln", *opaque.FETCHERS, *opaque.EDITORS))
