@@ -58,7 +58,7 @@ STOP = [
     ('a=(rm -rf src); b=("${a[@]}"); "${b[@]}"', "core.filesystem:rm-rf"),
     ("IFS=,; a=(rm,-rf,src); ${a[*]}", "core.filesystem:rm-rf"),
     ('IFS=,; unset IFS; c="rm -rf src"; $c', "core.filesystem:rm-rf"),
-    ('d=src; unset d; rm -rf "./$d"', "core.filesystem:rm-rf"),
+    ('d=build; unset d; rm -rf "src/$d"', "core.filesystem:rm-rf"),
     # Builtins that fill variables.
     ('read -a a <<< "rm -rf src"; "${a[@]}"', "core.filesystem:rm-rf"),
     ('read x y <<< "rm -rf src"; $x $y', "core.filesystem:rm-rf"),
