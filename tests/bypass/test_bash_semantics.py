@@ -59,6 +59,10 @@ STOP = [
     ("IFS=,; a=(rm,-rf,src); ${a[*]}", "core.filesystem:rm-rf"),
     ('IFS=,; unset IFS; c="rm -rf src"; $c', "core.filesystem:rm-rf"),
     ('d=build; unset d; rm -rf "src/$d"', "core.filesystem:rm-rf"),
+    # A NUL ends a $'…' word for bash.
+    ("$'rm\\0junk' -rf src", "core.filesystem:rm-rf"),
+    ("$'rm\\c@x' -rf src", "core.filesystem:rm-rf"),
+    ("git reset $'--hard\\0'", "core.git:reset-hard"),
     # Builtins that fill variables.
     ('read -a a <<< "rm -rf src"; "${a[@]}"', "core.filesystem:rm-rf"),
     ('read x y <<< "rm -rf src"; $x $y', "core.filesystem:rm-rf"),

@@ -425,7 +425,8 @@ def _ansi_c(s: str, i: int) -> tuple[str, int]:
     while i < n:
         c = s[i]
         if c == "'":
-            return "".join(out), i + 1
+            # A NUL ends the string for bash: $'rm\0junk' is rm.
+            return "".join(out).partition("\x00")[0], i + 1
         if c != "\\" or i + 1 >= n:
             out.append(c)
             i += 1

@@ -252,10 +252,17 @@ def _slice(vals: list[str], spec: str, env: Env) -> list[str] | None:
     return vals[max(off, 0) : (max(off, 0) + n if n >= 0 else len(vals) + n)]
 
 
+# Pattern operators try every span of the value: past this length the value is unknown
+# (the walker then treats a command built from it as opaque) rather than slow.
+MAX_PATTERN_VALUE = 4096
+
+
 def operate(v: str, rest: str, env: Env, set_name: str = "") -> str | None:
     """Apply the operator text ``rest`` (after the parameter) to the value ``v``."""
     if not rest:
         return v
+    if rest[0] in "#%/" and len(v) > MAX_PATTERN_VALUE:
+        return None
     op2, op1 = rest[:2], rest[:1]
     if op2 in (":-", ":=", ":?", ":+") or op1 in ("-", "=", "?", "+"):
         colon = op1 == ":"

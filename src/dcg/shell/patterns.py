@@ -76,26 +76,28 @@ def substitute(v: str, pat: str, rep: list[str | None], every: bool, anchor: str
 
     if not pat:
         return v
-    rx = re.compile(pat, re.S)
-    spans: list[tuple[int, int]] = []
-    i = 0
-    while i <= len(v):
-        end = None
-        for j in range(len(v), i - 1, -1):  # the longest match at the leftmost place
-            if rx.fullmatch(v, i, j) and (anchor != "%" or j == len(v)):
-                end = j
+    # Glob patterns have no alternation: a greedy match is the longest at its place.
+    if anchor == "#":
+        rx = re.compile(f"(?:{pat})", re.S)
+        m = rx.match(v)
+        spans = [m.span()] if m else []
+    elif anchor == "%":
+        rx = re.compile(f"(?:{pat})\\Z", re.S)
+        m = rx.search(v)
+        spans = [m.span()] if m else []
+    else:
+        rx = re.compile(pat, re.S)
+        spans = []
+        i = 0
+        while i <= len(v):
+            m = rx.search(v, i)
+            if m is None:
                 break
-        if end is not None and not (end == i and not pat):
-            spans.append((i, end))
+            if m.end() > m.start():
+                spans.append(m.span())
             if not every:
                 break
-            i = end if end > i else i + 1
-        elif anchor == "#":
-            break
-        else:
-            i += 1
-        if anchor == "#":
-            break
+            i = m.end() if m.end() > m.start() else m.end() + 1
     out: list[str] = []
     last = 0
     for a, b in spans:
