@@ -391,6 +391,23 @@ HANDLERS: dict[str, Callable[[Work], None]] = {
 }
 
 
+def _with_options(first: Callable[[Work], None] | None) -> Callable[[Work], None]:
+    """dcg.shell.cmdopts (options whose value runs as a command), after ``first``."""
+
+    def handle(w: Work) -> None:
+        if first is not None:
+            first(w)
+        from dcg.shell import cmdopts
+
+        cmdopts.handle(w)
+
+    return handle
+
+
+_OPTION_RUNNERS = ("tar", "rsync", "zip", "ssh", "scp", "sftp", "split", "sort", "git", "socat")
+HANDLERS.update({n: _with_options(HANDLERS.get(n)) for n in _OPTION_RUNNERS})
+
+
 def handler(name: str) -> Callable[[Work], None] | None:
     found = HANDLERS.get(name)
     if found is None and name.startswith("python"):

@@ -1,0 +1,75 @@
+"""Options whose value a tool runs as a command (issue 32, code that tools run for you):
+tar's checkpoint actions and filters, rsync -e, zip -TT, ssh -o ProxyCommand, socat
+EXEC:, split --filter, git --upload-pack. Each must-stop line goes through every agent's
+hook; those whose tool is installed are run by real bash in a throwaway HOME and must
+delete the canary. Everyday uses of the same tools pass.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from hookpath import AGENTS, payload, run, verdict
+
+STOP = [
+    ("tar cf /dev/null --checkpoint=1 --checkpoint-action=exec='rm -rf src' README", "tar"),
+    ("tar cf a.tar README; tar xf a.tar --to-command='rm -rf src #'", "tar"),
+    ("tar cf a.tar -I 'rm -rf src #' README", "tar"),
+    ("tar cf a.tar --use-compress-program='rm -rf src #' README", "tar"),
+    ("rsync -e 'sh -c \"rm -rf src\"' README host:dst", "rsync"),
+    ("zip -q -T -TT 'rm -rf src' a.zip README", "zip"),
+    ("ssh -o ProxyCommand='rm -rf src' h", "ssh"),
+    ("ssh -oProxyCommand='rm -rf src' h", "ssh"),
+    ("socat - EXEC:'rm -rf src'", "socat"),
+    ("socat - SYSTEM:'rm -rf src'", "socat"),
+    ("split --filter='rm -rf src' README", "split"),
+    ("git ls-remote --upload-pack='rm -rf src #' .", "git"),
+]
+PASS = [
+    "tar czf out.tgz README",
+    "tar xzf out.tgz -C /tmp/x --checkpoint=1000 --checkpoint-action=dot",
+    "rsync -av -e ssh src/ host:dst/",
+    "ssh -o StrictHostKeyChecking=no host ls",
+    "split -l 10 README part-",
+    "sort -o out.txt README",
+    "git fetch origin",
+]
+
+
+def _home(home: Path) -> dict[str, str]:
+    (home / "src").mkdir(exist_ok=True)
+    (home / "src" / "canary").write_text("alive\n")
+    (home / "README").write_text("hello\n")
+    (home / "tmp").mkdir(exist_ok=True)
+    return {"HOME": str(home), "TMPDIR": str(home / "tmp"), "PATH": os.environ["PATH"]}
+
+
+def _verdicts(command: str, home: Path) -> set[str]:
+    env = dict(os.environ, HOME=str(home), DCG_RESPONSE_MODE="paranoid")
+    return {
+        verdict(*run(json.dumps(payload(agent, command, str(home))).encode(), env=env))
+        for agent in AGENTS
+    }
+
+
+@pytest.mark.parametrize(("command", "tool"), STOP, ids=[c for c, _ in STOP])
+def test_a_command_in_an_option_is_judged(isolated_home: Path, command: str, tool: str) -> None:
+    env = _home(isolated_home)
+    assert _verdicts(command, isolated_home) == {"deny"}, command
+    if tool in ("ssh", "rsync") or shutil.which(tool) is None or shutil.which("bash") is None:
+        return  # ssh/rsync need a host; the others are proven where installed
+    subprocess.run(["bash", "-c", command], cwd=isolated_home, env=env, timeout=60,
+                   capture_output=True, check=False)  # fmt: skip
+    assert not (isolated_home / "src" / "canary").exists(), "the tool did not run it"
+
+
+@pytest.mark.parametrize("command", PASS)
+def test_everyday_uses_pass(isolated_home: Path, command: str) -> None:
+    _home(isolated_home)
+    assert _verdicts(command, isolated_home) <= {"none", "warn"}, command
