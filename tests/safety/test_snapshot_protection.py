@@ -118,3 +118,42 @@ def test_git_maintenance_keeps_the_snapshot(dcg_exe: str, repo: Path, maintenanc
     # when it goes through the hook): the reset's snapshot is whole either way.
     lost = ["stash"] if "reflog" in maintenance else []
     assert sl.differences(before, sl.state(repo)) == lost
+
+
+GLOBBED_STOPPED = [
+    pytest.param("rm -rf .git/*/dcg", id="star-dir"),
+    pytest.param("rm -rf .git/refs/*", id="refs-star"),
+    pytest.param("rm -rf .git/refs/d?g", id="question"),
+    pytest.param("rm -rf .git/*/*", id="star-star"),
+    pytest.param("cd .git && rm -rf refs/[d]cg", id="bracket-after-cd"),
+]
+GLOBBED_PASSED = [
+    pytest.param("rm -rf node_modules/*/*", id="node-modules"),
+    pytest.param("rm -rf dist/*/*", id="dist"),
+    pytest.param("rm -rf build/*/*/", id="build"),
+]
+
+
+@pytest.mark.parametrize("command", GLOBBED_STOPPED)
+def test_a_glob_reaching_a_kept_snapshot_is_critical(
+    dcg_exe: str, repo: Path, command: str
+) -> None:
+    sid = _kept(dcg_exe, repo)
+    assert (repo / ".git" / "refs" / "dcg" / sid).is_dir()
+    for variant in ("plain", "later-line"):
+        line = hookpath.VARIANTS[variant](command)
+        body = hookpath.payload("claude", line, str(repo))
+        code, out, err = hookpath.run(hookpath.encode(body), env=sl.env(DCG_HOOK_DETAILS="1"))
+        assert hookpath.verdict(code, out, err) == "deny", (line, out)
+        assert '"ruleId":"core.dcg:snapshot-refs"' in out.replace(" ", ""), out
+
+
+@pytest.mark.parametrize("command", GLOBBED_PASSED)
+def test_a_glob_in_build_output_is_not_the_snapshot_rule(repo: Path, command: str) -> None:
+    # `*/*` could spell refs/dcg, but bash expands it to what exists: build output only.
+    for d in ("node_modules/a/b", "dist/x/y", "build/p/q"):
+        (repo / d).mkdir(parents=True)
+    body = hookpath.payload("claude", command, str(repo))
+    code, out, err = hookpath.run(hookpath.encode(body), env=sl.env(DCG_HOOK_DETAILS="1"))
+    assert "snapshot-refs" not in out, out
+    assert hookpath.verdict(code, out, err) == "none", out

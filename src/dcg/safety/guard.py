@@ -95,7 +95,21 @@ def touches_snapshots(command: Command, cwd: str) -> bool:
         return False
     here = effective_cwd(command, cwd or None) or "/"
     for word, how in found:
-        path = normalise(word, here)
-        if _parts_touch([p for p in path.split("/") if p], bool(how), _is_git_dir):
-            return True
+        for path in _expanded(normalise(word, here)):
+            if _parts_touch([p for p in path.split("/") if p], bool(how), _is_git_dir):
+                return True
     return False
+
+
+def _expanded(path: str) -> list[str]:
+    """The paths a glob target names, as bash expands it: the ones that exist.
+
+    A pattern no file matches is passed on literally and deletes nothing of ours, so
+    ``rm -rf node_modules/*/*`` is judged by what it reaches, not by whether ``*/*``
+    could spell ``refs/dcg`` somewhere.
+    """
+    if not _GLOB.intersection(path):
+        return [path]
+    from glob import glob
+
+    return glob(path)
