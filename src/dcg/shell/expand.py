@@ -265,6 +265,11 @@ def command_candidates(word: str, known: Iterable[str]) -> list[str]:
     return found
 
 
+def disk_matches(pattern: str) -> list[str]:
+    """Files an absolute glob matches on disk (bounded like a command word's glob)."""
+    return _disk(pattern)
+
+
 def _disk(pattern: str) -> list[str]:
     """Files an absolute glob matches, reading at most MAX_SCAN directory entries."""
     paths = ["/"]

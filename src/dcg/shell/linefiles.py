@@ -120,6 +120,10 @@ def remember_written(
         if len(args) == 2:
             env[FILE + args[1]] = env.get(FILE + args[0], "\x00copy:" + args[0])
         text = piped_text(simple)
+    elif name in ("mkfifo", "mknod"):  # a pipe: what a reader runs is whatever is written to it
+        names = [a for k, a in enumerate(argv[1:], 1) if a[:1] != "-" and argv[k - 1] != "-m"]
+        written += [(a, False) for a in (names[:1] if name == "mknod" else names)]
+        text = None
     elif name == "git" and argv[1:2] in (["diff"], ["stash"]):
         from dcg.shell import toolruns
 
@@ -144,9 +148,8 @@ EDITORS = opaque.EDITORS
 
 def _store(env: dict[str, str | None], target: str, text: str | None) -> None:
     env[FILE + target] = text
-    norm = os.path.normpath(target)
-    if norm != target:
-        env[FILE + norm] = text
+    for key in runtext.line_keys(env, target):
+        env[FILE + key] = text
 
 
 def _edited(name: str, argv: list[str], stdin: str | None, env: dict[str, str | None]) -> None:

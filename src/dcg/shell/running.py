@@ -25,6 +25,7 @@ if TYPE_CHECKING:
 FILE = runtext.FILE
 CWD = runtext.CWD
 _PKG = frozenset(("npm", "pnpm", "yarn", "bun"))
+_STARTUP = frozenset(("bash", "sh", "dash", "ash", "ksh", "mksh", "yash", "zsh"))
 _TASK_RUNNERS = frozenset(("task", "go-task", "nox", "invoke", "inv", "tox", "poe"))
 
 
@@ -49,11 +50,19 @@ def run(work: Work, raw: str, ctx: Ctx, out: list[Command], walker: Walker) -> b
 
         taskrunners.run(work, ctx, out, walker)
         return False
+    if name in _STARTUP:
+        from dcg.shell import startup
+
+        startup.judge(work, ctx, out, walker)
     found = scripts.target(work, raw)
-    if found is None:
+    if found is None or found[0] == scripts.COMPUTED:
         lang = scripts.interpreter_lang(name)
         if lang in ("python", "javascript"):
             linefiles.modules(lang, work, ctx, out, walker)
+        if found is not None and any(k.startswith(FILE) for k in ctx.env):
+            # `echo … > x.sh && sh $(ls *.sh)`: which file runs is only known then.
+            why = f"{name} runs a script named by {found[1]!r}, which dcg cannot expand"
+            walker.emit(f"{why}, after files were written on this line", ctx, out)
         return False
     lang, path, start = found
     text, shown = runtext.file_text(path, ctx, out, walker)

@@ -52,6 +52,12 @@ CWD = "\x00cwd"
 
 def file_text(path: str, ctx: Ctx, out: list[Command], walker: Walker) -> tuple[str | None, str]:
     """The text the file will hold when it runs, and how the reason names it."""
+    from dcg.shell.expand import has_glob
+
+    if path == "~+" or path.startswith("~+/"):  # bash's tilde for $PWD
+        path = "." + path[2:]
+    if has_glob(path):
+        path = glob_first(path, ctx) or path
     found, text, shown = written(path, ctx, out, walker)
     if found:
         return text, shown
@@ -72,13 +78,33 @@ def file_text(path: str, ctx: Ctx, out: list[Command], walker: Walker) -> tuple[
     return (text if files.wanted(text) else ""), shown
 
 
+def glob_first(pattern: str, ctx: Ctx) -> str | None:
+    """The file a glob names first as bash sorts its matches (``sh ./w*.sh`` runs the
+    first and passes the rest as arguments): files written earlier on the line and on
+    disk, found with the walker's cd; None when nothing matches."""
+    from dcg.shell.expand import disk_matches, path_match
+
+    hits: set[str] = set()
+    for key in line_keys(ctx.env, pattern)[1:] or line_keys(ctx.env, pattern):
+        for k in ctx.env:
+            if k.startswith(FILE) and path_match("/" + key, "/" + k[len(FILE) :]):
+                hits.add(k[len(FILE) :])
+    files = ctx.files
+    where = scripts.where(files, pattern, ctx.env.get(CWD)) if files is not None else None
+    if where is not None and files is not None:
+        base = files.cwd.rstrip("/") + "/"
+        for found in disk_matches(where):
+            hits.add(found[len(base) :] if found.startswith(base) else found)
+    return min(hits) if hits else None
+
+
 def written(
     path: str, ctx: Ctx, out: list[Command], walker: Walker
 ) -> tuple[bool, str | None, str]:
     """``(found, text, shown)``: found when ``path`` was written or edited earlier on the
     line; text None when what it holds cannot be known (the finding is emitted)."""
     env = ctx.env
-    for key in (FILE + path, FILE + os.path.normpath(path)):
+    for key in _keys(path, ctx):
         if key not in env:
             continue
         text = env[key]
@@ -102,6 +128,30 @@ def written(
             return True, None, path
         return True, text, shown
     return False, None, path
+
+
+def line_keys(env: dict[str, str | None], path: str) -> tuple[str, ...]:
+    """``path`` as written, normalised, and relative to where the line started (after
+    its ``cd``s): ``cd d && echo … > x.sh`` and a later ``sh d/x.sh`` name one file."""
+    norm = os.path.normpath(path)
+    here = env.get(CWD)
+    if here is None or here == "\x00?" or path.startswith(("/", "~")):
+        return (norm,)
+    return (norm, os.path.normpath(os.path.join(here, path)))
+
+
+def _keys(path: str, ctx: Ctx) -> list[str]:
+    """Where ``path`` may have been remembered: as written, relative to the line's start
+    after its ``cd``s, and absolute or relative to the project for the other spelling."""
+    keys = [path, *line_keys(ctx.env, path)]
+    base = ctx.files.cwd if ctx.files is not None else ""
+    if base:
+        for k in keys[1:]:
+            if k.startswith(base + "/"):
+                keys.append(k[len(base) + 1 :])
+            elif not k.startswith(("/", "~")):
+                keys.append(os.path.join(base, k))
+    return [FILE + k for k in keys]
 
 
 def _disk(path: str, ctx: Ctx) -> str | None:

@@ -177,29 +177,50 @@ def known(word: str) -> str | None:
 
 def _static(work: Work, i: int) -> bool:
     """The word at ``i`` names one file dcg can find (literal, or variables it knows)."""
+    if "{}" in work.argv[i]:  # a file find -exec or xargs -I puts there
+        return False
     return not work.dyns[i] or known(work.argv[i]) is not None
+
+
+COMPUTED = "?"  # target()'s language for a script named by a word dcg cannot expand
+STDIN_PATHS = frozenset(("/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"))
+
+
+def _redirected(work: Work) -> bool:
+    """stdin is a file named by a ``<`` redirection (not a process substitution)."""
+    return work.infile is not None and not work.infile.startswith("<(")
 
 
 def target(work: Work, raw: str) -> tuple[str, str, int] | None:
     """``(language, path as written, index of its first argument)`` of the script file the
-    command runs, or None. ``raw`` is the command word before normalisation."""
+    command runs, or None; the language is :data:`COMPUTED` when the file is named by a
+    word dcg cannot expand. ``raw`` is the command word before normalisation."""
     argv = work.argv
     name = argv[0]
     if work.dyns and work.dyns[0]:
         return None
     if name in SHELLS and name not in ("fish", "busybox"):
         i, stdin = _shell_operand(argv)
-        if i < len(argv) and _static(work, i):
+        first = len(argv)
+        if i < len(argv) and argv[i] in STDIN_PATHS:  # `bash /dev/stdin < f` runs f
+            stdin, first = True, i + 1
+        elif i < len(argv):
+            if not _static(work, i):
+                return COMPUTED, argv[i], i + 1
             if argv[i].startswith(("<(", "/dev/")):
                 return None
             return "sh", argv[i], i + 1
-        if stdin and not work.piped and work.infile and not work.infile.startswith("<("):
-            return "sh", work.infile, len(argv)
+        if stdin and not work.piped and _redirected(work):
+            return "sh", str(work.infile), first
         if stdin and work.piped and work.feed_files:
-            return "sh", work.feed_files[0], len(argv)
+            return "sh", work.feed_files[0], first
         return None
     if name in ("source", "."):
-        if len(argv) > 1 and _static(work, 1) and not argv[1].startswith(("<(", "/dev/")):
+        if len(argv) > 1 and argv[1] in STDIN_PATHS and _redirected(work):
+            return "sh", str(work.infile), 2
+        if len(argv) > 1 and not _static(work, 1):
+            return COMPUTED, argv[1], 2
+        if len(argv) > 1 and not argv[1].startswith(("<(", "/dev/")):
             return "sh", argv[1], 2
         return None
     lang = interpreter_lang(name)
@@ -210,8 +231,10 @@ def target(work: Work, raw: str) -> tuple[str, str, int] | None:
                 return None  # inline code: the interpreter handler judged it
             i += 1
         i += i < len(argv) and argv[i] == "--"
-        if i < len(argv) and _static(work, i) and argv[i] != "-":
-            return lang, argv[i], i + 1
+        if (i >= len(argv) or argv[i] in ("-", *STDIN_PATHS)) and _redirected(work):
+            return lang, str(work.infile), i + 1  # `python3 - < x.py` runs x.py
+        if i < len(argv) and argv[i] != "-":
+            return (lang if _static(work, i) else COMPUTED), argv[i], i + 1
         return None
     if "/" in raw and not raw.endswith("/"):
         return "exec", raw, 1

@@ -47,6 +47,7 @@ def chdir(
         args[0] = (args[0][0], False)
     if argv[0] == "popd" or any(a == "-" for a in argv[1:]) or (args and args[0][1]):
         env[CWD] = UNKNOWN
+        _pwd(env)
         return
     target = args[0][0] if args else "~"
     target = _cdpath(target, old, env, assigns) or target
@@ -56,6 +57,24 @@ def chdir(
         env[CWD] = target
     else:
         env[CWD] = old.rstrip("/") + "/" + target
+    _pwd(env)
+
+
+START = "\x00base"  # the payload's cwd (dcg.shell.gitalias.BASE)
+
+
+def _pwd(env: dict[str, str | None]) -> None:
+    """``$PWD`` after a cd: the payload's cwd joined with where the line moved (None when
+    that is unknown, or a home-relative path dcg leaves to its readers)."""
+    if "PWD" not in env:
+        return
+    here, start = env.get(CWD), env.get(START)
+    if here is None or here == UNKNOWN or here.startswith(("~", "$")) or start is None:
+        env["PWD"] = None
+        return
+    from dcg.oslite import path
+
+    env["PWD"] = path.normpath(path.join(start, here))
 
 
 def _cdpath(

@@ -124,13 +124,13 @@ def _env(w: Work) -> int:
         if a.startswith("-") and len(a) > 1:
             i += 2 if a in ("-u", "-C", "-P", "--unset", "--chdir") else 1
             continue
-        if "=" in a and a.partition("=")[0].replace("_", "a").isalnum():
+        if "=" in a[1:]:  # env sets any NAME=VALUE: `BASH_FUNC_ls%%=() { …; }` too
             name, _, value = a.partition("=")
             w.assigns[name] = None if w.dyns[i] else value
             i += 1
             continue
         break
-    while i < n and "=" in argv[i] and argv[i].partition("=")[0].replace("_", "a").isalnum():
+    while i < n and "=" in argv[i][1:]:
         name, _, value = argv[i].partition("=")
         w.assigns[name] = None if w.dyns[i] else value
         i += 1

@@ -22,7 +22,6 @@ from dcg.shell.shellvars import CWD as _CWD
 from dcg.shell.shellvars import chdir as _chdir
 from dcg.shell.shellvars import declare as _declare
 from dcg.shell.shellvars import home_only as _home_only
-from dcg.shell.shellvars import set_positional
 from dcg.shell.static import piped_text, static_output
 from dcg.shell.toolruns import TOOL_ENV
 from dcg.shell.words import Heredoc
@@ -42,15 +41,13 @@ def parse(
     line: str, deadline: float | None, cwd: str | None = None, files: Files | None = None
 ) -> list[Command]:
     """The simple commands of a POSIX shell line (what :func:`dcg.shell.parse` returns).
-
-    ``cwd`` is where it runs (git reads its repository's config from there). With
+    ``cwd`` is where it runs (``$PWD``; git reads its repository's config there). With
     ``files``, script files, package scripts and recipes the line runs are read and
-    judged too (:mod:`dcg.shell.running`); without, nothing is read from disk.
-    """
+    judged too (:mod:`dcg.shell.running`); without, nothing is read from disk."""
     if len(line) > MAX_SIZE:
         raise TooComplex(f"command line longer than {MAX_SIZE} characters")
     out: list[Command] = []
-    env: dict[str, str | None] = {gitalias.BASE: cwd} if cwd else {}
+    env: dict[str, str | None] = {gitalias.BASE: cwd, "PWD": cwd} if cwd else {}
     try:
         run_text(line, Ctx((), 0, env, Budget(deadline, files), files, {}), out)
     except RecursionError:
@@ -209,7 +206,7 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
 
         values_as_code(simple, argv, ctx, out, sub_text, WALKER)
     if argv[:1] == ["set"] and len(argv) > 1 and (argv[1] == "--" or argv[1][:1] not in "-+"):
-        set_positional(env, argv[2:] if argv[1] == "--" else argv[1:])
+        shellvars.set_positional(env, argv[2:] if argv[1] == "--" else argv[1:])
     if not argv:
         if any(op != "<<<" and target is not None for op, target in simple.redirects):
             ctx.budget.command()
@@ -233,7 +230,7 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
             work.feed_files = [a for a in pipe.fields[1:] if not a.startswith("-")]
     work.installer = opaque.installer_subs(simple)
     for op, path in redirects:
-        if op == "<":
+        if op in ("<", "0<", "<>", "0<>"):
             work.infile = path
     _command(work, tuple(redirects), ctx, out)
     why = opaque.computed_word(simple) if dyns and dyns[0] else None
@@ -252,7 +249,9 @@ _BASHVARS = frozenset(("declare", "typeset", "local", "read", "mapfile", "readar
                        "printf", "alias", "unalias", "unset"))  # fmt: skip
 _RUN_VARS = frozenset(("PS0", "PS1", "PS2", "PS4", "PROMPT_COMMAND"))
 # Commands whose writes the walker remembers besides redirections (tee, copies, fetches).
-_WRITERS = frozenset(("tee", "cp", "mv", "install", "ln", *opaque.FETCHERS, *opaque.EDITORS))
+_WRITERS = frozenset(
+    ("tee", "cp", "mv", "install", "ln", "mkfifo", "mknod", *opaque.FETCHERS, *opaque.EDITORS)
+)
 _ARITH_WORDS = frozenset(("let", "declare", "typeset", "local", "read", "mapfile", "readarray",
     "unset", "test", "[", "export", "readonly", "getopts", "wait", "printf"))  # fmt: skip
 
@@ -355,7 +354,7 @@ def _command(
     for kind, label, text, args in work.payloads:
         child = ctx.child((*work.via, label))
         if work.positional is not None and kind == "sh":
-            set_positional(child.env, work.positional)
+            shellvars.set_positional(child.env, work.positional)
         if kind == "sh":
             unseen = opaque.whole_unknown(text, child.env)
             if unseen is not None:
@@ -447,7 +446,7 @@ class _Walker:
 
     @staticmethod
     def positional(env: dict[str, str | None], args: list[str | None]) -> None:
-        set_positional(env, args)
+        shellvars.set_positional(env, args)
 
     @staticmethod
     def text(code: str, ctx: Ctx, out: list[Command]) -> None:
