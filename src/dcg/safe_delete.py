@@ -241,7 +241,26 @@ def any_outside_temp(command: Command, cwd: str) -> bool:
             return True  # `build*` may match build-scripts/: only temp or a cache excuses a guess
         else:
             paths.append(path)
+            paths.extend(_followed(word, cwd))
     return not all_safe(paths, cwd)
+
+
+def _followed(word: str, cwd: str) -> list[str]:
+    """What a glob reaches through links: ``rm -rf node_modules/*/`` with a workspace link
+    ``node_modules/app -> ../src`` empties src, and so does ``node_modules/*/*``. A glob
+    component followed by ``/`` is resolved on disk, and each match counts as a target
+    (``all_safe`` then judges where it really is); a last component (``node_modules/*``)
+    removes the links themselves."""
+    parts = word.split("/")
+    if not any(c in p for p in parts[:-1] for c in "*?["):
+        return []
+    from glob import glob
+
+    pattern = word if word.startswith("/") else posixpath.join(cwd, word)
+    return [posixpath.normpath(m) for m in glob(pattern)[:_MAX_MATCHES]]
+
+
+_MAX_MATCHES = 2000
 
 
 def _fed_by_other_than_find(via: Sequence[str]) -> bool:
@@ -283,9 +302,38 @@ def find_delete_outside_temp(command: Command, cwd: str) -> bool:
             paths.append(path)
     if not paths:
         return False
+    if any(a in ("-L", "-follow") for a in command.argv):
+        linked = _links_below(paths)
+        if linked is None:
+            return True  # too large a tree to know where its links lead
+        paths.extend(linked)
     if selects_only_regenerable(command.argv) and all(project_of(p, cwd) for p in paths):
         return False
     return not all_safe(paths, cwd)
+
+
+def _links_below(roots: Sequence[str]) -> list[str] | None:
+    """``find -L`` deletes through links: where the links to directories below ``roots``
+    lead (None past a bound of entries read)."""
+    found: list[str] = []
+    budget = _MAX_MATCHES * 5
+    stack = list(roots)
+    while stack:
+        base = stack.pop()
+        try:
+            with os.scandir(base) as it:
+                for entry in it:
+                    budget -= 1
+                    if budget < 0:
+                        return None
+                    if entry.is_symlink():
+                        if entry.is_dir():
+                            found.append(os.path.realpath(entry.path))
+                    elif entry.is_dir(follow_symlinks=False):
+                        stack.append(entry.path)
+        except OSError:
+            continue
+    return found
 
 
 def rimraf_outside_temp(command: Command, cwd: str) -> bool:

@@ -55,6 +55,8 @@ REGISTRY: tuple[tuple[str, tuple[str, ...]], ...] = (
             "shred",
             "srm",
             "truncate",
+            "--del",
+            "--rem",
             "remove_tree",
             "format-volume",
             "clear-disk",

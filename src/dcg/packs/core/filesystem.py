@@ -1,5 +1,6 @@
 """Recursive deletion with rm and find, judged by what the targets could reach."""
 
+from dcg.bulk_delete import rsync_delete_outside_temp, tar_remove_outside_temp
 from dcg.model import Pack, Rule
 from dcg.safe_delete import (
     find_delete_outside_temp,
@@ -195,6 +196,39 @@ PACK = Pack(
             alternative="delete only the exact build output, or move it to /tmp",
             blocks=("npx rimraf src", "rimraf lib dist", "pnpm dlx rimraf packages"),
             allows=("npx rimraf /tmp/out", "npm run build", "npx rimraf dist coverage"),
+        ),
+        Rule(
+            "rsync-delete",
+            keep="files",
+            severity="high",
+            pattern=r"^rsync .*--del",
+            keywords=("rsync",),
+            check=rsync_delete_outside_temp,
+            reason="rsync --delete deletes what the source lacks from the destination",
+            explanation=(
+                "With --delete (or --del, --delete-after, …) every file of the destination "
+                "that the source does not hold is deleted; an empty or wrong source empties "
+                "the local destination tree (a remote one is the opt-in remote pack's)."
+            ),
+            alternative="run it with --dry-run first, or sync into a new directory",
+            blocks=("rsync -a --delete empty/ src/", "rsync -av --delete-after build/ src"),
+            allows=("rsync -a src/ backup/", "rsync -a --delete src/ /tmp/mirror/"),
+        ),
+        Rule(
+            "tar-remove-files",
+            keep="files",
+            severity="high",
+            pattern=r"^tar .*--rem",
+            keywords=("tar",),
+            check=tar_remove_outside_temp,
+            reason="tar --remove-files deletes the files it archives, into no archive",
+            explanation=(
+                "tar --remove-files deletes each file once it is written to the archive; "
+                "with the archive sent to /dev/null or nowhere, the files are simply gone."
+            ),
+            alternative="write the archive to a file first, or delete with rm -ri",
+            blocks=("tar --remove-files -cf /dev/null src", "tar cf - --remove-files src"),
+            allows=("tar --remove-files -czf backup.tgz src", "tar -cf /dev/null src"),
         ),
         Rule(
             "find-delete-critical",
