@@ -97,9 +97,20 @@ def all_safe(paths: Sequence[str], cwd: str) -> bool:
     # Build output or ignored paths that hold tracked files are not only output.
     for root, group in regen.items():
         in_tree = [p for p in group if _inside(p, root) and gitinfo.work_tree(root) == root]
-        if in_tree and gitinfo.tracked_under(root, in_tree):
+        if in_tree and (gitinfo.tracked_under(root, in_tree) or _moved_in(root, in_tree)):
             return False
     return True
+
+
+def _moved_in(root: str, paths: Sequence[str]) -> bool:
+    """Tracked files are missing from the work tree while build output that git does not
+    ignore holds untracked files: ``mv src build`` (an earlier call), then ``rm -rf build``.
+    Asked only when the work tree has deletions; no answer leaves the output judged by name."""
+    deleted = gitinfo.git(root, ["ls-files", "--deleted", "-z"])
+    if not deleted or not deleted.strip("\0"):
+        return False
+    found = gitinfo.status(root, [posixpath.relpath(p, root) for p in paths])
+    return bool(found and found[1])
 
 
 def _existing_parent(path: str) -> str:

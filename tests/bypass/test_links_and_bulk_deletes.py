@@ -115,3 +115,37 @@ def test_build_output_and_kept_copies_pass(isolated_home: Path, command: str) ->
     if "tgz" in command:
         return  # the archive holds src now: a move, not a loss
     assert _alive(box), command
+
+
+@pytest.mark.parametrize("name", ["build", "dist", "node_modules", "target", "__pycache__"])
+def test_work_moved_into_build_output_by_an_earlier_call_is_not_output(
+    isolated_home: Path, name: str
+) -> None:
+    """``mv src build`` (its own call: a move loses nothing), then ``rm -rf build``: the
+    work tree misses tracked files and the output git does not ignore holds untracked
+    ones, so the output is the moved work."""
+    box, env = _repo(isolated_home)
+    (box / ".gitignore").write_text("")
+    git = ["git", "-c", "user.email=t@t", "-c", "user.name=t"]
+    subprocess.run([*git, "add", "-A"], cwd=box, check=True)
+    subprocess.run([*git, "commit", "-qm", "init"], cwd=box, check=True, capture_output=True)
+    shutil.rmtree(box / "node_modules")
+    assert _hook(f"mv src {name}", box)[0] == ""
+    subprocess.run(["bash", "-c", f"mv src {name}"], cwd=box, env=env, check=True)
+    for line in (f"rm -rf {name}", f"rm -rf ./{name}/", f"cd {name} && rm -rf ../{name}"):
+        decision, details = _hook(line, box)
+        assert decision == "deny", line
+        assert "core.filesystem:rm-rf" in details, details
+    subprocess.run(["bash", "-c", f"rm -rf {name}"], cwd=box, env=env, check=True)
+    assert not any(box.rglob("canary")), "the moved work is gone in real bash"
+
+
+def test_untracked_build_output_without_missing_work_passes(isolated_home: Path) -> None:
+    box, _ = _repo(isolated_home)
+    (box / ".gitignore").write_text("")
+    git = ["git", "-c", "user.email=t@t", "-c", "user.name=t"]
+    subprocess.run([*git, "add", "src"], cwd=box, check=True)
+    subprocess.run([*git, "commit", "-qm", "init"], cwd=box, check=True, capture_output=True)
+    (box / "build").mkdir()
+    (box / "build" / "app.js").write_text("out\n")
+    assert _hook("rm -rf build", box)[0] == ""
