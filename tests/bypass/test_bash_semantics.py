@@ -42,6 +42,16 @@ STOP = [
     ("c='rm\\x20-rf\\x20src'; ${c@E}", "core.filesystem:rm-rf"),
     ('p=X; c="rmX -rf src"; ${c//$p/}', "core.filesystem:rm-rf"),
     ('c="git resetX --hard"; ${c/X/}', "core.git:reset-hard"),
+    # Command names the line bound to another program (dcg.shell.cmdnames).
+    ("hash -p /bin/rm zz; zz -rf src", "core.filesystem:rm-rf"),
+    ("hash -p /usr/bin/git g; g reset --hard", "core.git:reset-hard"),
+    ("BASH_CMDS[zz]=/bin/rm; zz -rf src", "core.filesystem:rm-rf"),
+    ("BASH_CMDS[g]=/usr/bin/git; g reset --hard", "core.git:reset-hard"),
+    ("mkdir -p b; ln -s /bin/rm b/ls; PATH=$PWD/b:$PATH; ls -rf src", "core.filesystem:rm-rf"),
+    ("mkdir -p b; ln -s /usr/bin/git b/ls; PATH=b:$PATH ls reset --hard", "core.git:reset-hard"),
+    ("mkdir -p b; cp /bin/rm b/cat; export PATH=b:$PATH; cat -rf src", "core.filesystem:rm-rf"),
+    ("cp /bin/rm ./ls; ./ls -rf src", "core.filesystem:rm-rf"),
+    ("ln -s /usr/bin/git x; ./x reset --hard", "core.git:reset-hard"),
     # Indirection and namerefs.
     ('r="rm -rf src"; y=r; ${!y}', "core.filesystem:rm-rf"),
     ("declare -n r=x; x=rm; $r -rf src", "core.filesystem:rm-rf"),
@@ -113,6 +123,9 @@ PASS = [
     'msg="fix: a/b"; git log --grep "${msg//\\//-}"',
     'a=(one two); a+=(three); echo "${a[*]}"',
     "declare -n ref=count; count=3; echo $ref",
+    "hash -r; hash ls; ls -la",
+    "PATH=/usr/local/bin:$PATH ls -la",
+    "cp /bin/ls ./myls; ./myls -la",
     "echo 'a[$(rm -rf src)]'",
     "printf 'a[$(rm -rf src)]\\n'",
 ]

@@ -23,6 +23,7 @@ from dcg.shell.params import (
     target,
 )
 from dcg.shell.patterns import escapes
+from dcg.shell.shellvars import PINS, apply_pins
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -92,12 +93,15 @@ def _join(old: str, new: str) -> str:
     return UNKNOWN if UNKNOWN in (old, new) else old + new
 
 
+_ASSOCIATIVE = frozenset(("BASH_CMDS", "BASH_ALIASES"))
+
+
 def _element_key(sub: str, env: Env, base: str) -> str | None:
     if "$(" in sub or "`" in sub:
         return None
     entries = get_array(env, base)
-    if entries is not None and entries and not all(k.isdigit() for k, _ in entries):
-        return sub  # associative
+    if base in _ASSOCIATIVE or (entries and not all(k.isdigit() for k, _ in entries)):
+        return sub  # associative (bash's own tables are, undeclared)
     n = arith(sub, env)
     return None if n is None else str(n)
 
@@ -373,6 +377,8 @@ def builtin(
     name = argv[0]
     if name in ("declare", "typeset", "local"):
         declare(argv, simple.words, dyns, env, expand)
+        if any(a[:1] == "-" and "r" in a for a in argv[1:]):
+            pin("readonly", argv, env)
     elif name in ("read", "mapfile", "readarray"):
         ifs = [w.literal() for w in simple.assigns if w.assign == "IFS"]
         if ifs:  # IFS=: read …: for this read only
@@ -389,6 +395,12 @@ def builtin(
         printf_v(argv, dyns, env)
     elif name == "unset":
         unset(argv, env)
+    elif name in ("readonly", "trap"):
+        pin(name, argv, env)
+    elif name == "hash":
+        from dcg.shell.cmdnames import hash_p
+
+        hash_p(argv, env)
     else:
         alias(argv, env)
 
@@ -403,6 +415,8 @@ def unset(argv: list[str], env: Env) -> None:
             continue
         if "-n" not in argv[1:]:
             a = target(env, a)
+        elif NAMEREF + a not in env:
+            continue  # unset -n of a plain variable does nothing
         env.pop(ARRAY + a, None)
         env.pop(NAMEREF + a, None)
         if a == "IFS":
@@ -426,3 +440,25 @@ def alias_text(
     for word in simple.words[1:]:
         rest.extend(expand(word, env, lambda w, k: None)[0])
     return "\x00inalias:" + name, " ".join([value, *(shlex.quote(a) for a in rest)])
+
+
+def pin(name: str, argv: list[str], env: Env) -> None:
+    """``readonly NAME[=V]`` (or ``declare -r``): later assignments and ``unset`` fail, so
+    the value stays; a ``trap`` action's assignments may run before any later command
+    (``trap 'c=rm' DEBUG``), so those names stay unknown. Kept as ``name=value`` lines
+    that :func:`dcg.shell.shellvars.apply_pins` puts back before every command."""
+    pins = dict(line.partition("=")[::2] for line in (env.get(PINS) or "").split("\n") if line)
+    if name == "trap":
+        if len(argv) < 3 or argv[1] in ("-p", "-l", "-P", "--", "-"):
+            return
+        for word in argv[1].replace(";", " ").replace("&", " ").split():
+            var, eq, _ = word.partition("=")
+            if eq and var.isidentifier():
+                pins[var] = "\x00?"
+    else:
+        for a in argv[1:]:
+            var = a.partition("=")[0]
+            if a[:1] != "-" and var.isidentifier() and "\n" not in (env.get(var) or ""):
+                pins[var] = env.get(var) or ""
+    env[PINS] = "\n".join(f"{k}={v}" for k, v in pins.items())
+    apply_pins(env)

@@ -1,7 +1,10 @@
 """Grammar: group tokens into the simple commands a line would run, in source order.
 
 Compound commands need no tree here: their reserved words only separate the simple
-commands inside them, so the result is a flat list that keeps source order.
+commands inside them, so the result is a flat list that keeps source order. Each simple
+command carries the frames around it that decide whether its assignments reach the rest
+of the line (subshells, branches, function bodies: :class:`Frames`, applied by
+:mod:`dcg.shell.flow`).
 """
 
 from __future__ import annotations
@@ -21,7 +24,8 @@ _SEPARATING = frozenset(
 class Simple:
     """One simple command before expansion; the walker fills ``fields`` and ``stdin``."""
 
-    __slots__ = ("assigns", "extra", "fields", "forget", "pipe_in", "redirects", "stdin", "words")
+    __slots__ = ("assigns", "extra", "fields", "flow", "forget", "pipe_in", "redirects", "stdin",
+                 "words")  # fmt: skip
 
     def __init__(self) -> None:
         self.words: list[Word] = []
@@ -37,6 +41,9 @@ class Simple:
         self.pipe_in: Simple | None = None
         self.fields: list[str] = []
         self.stdin: str | None = None
+        # The frames around it whose variables do not simply carry on (dcg.shell.flow):
+        # subshells, branches that may not run, function bodies.
+        self.flow: list[Frame] = []
 
     def __bool__(self) -> bool:
         return bool(self.words or self.assigns or self.redirects or self.extra or self.forget)
@@ -45,12 +52,143 @@ class Simple:
 OPAQUE = Simple()
 
 
+class Frame:
+    """``kind``: ``sub`` (a subshell), ``arm`` (a branch of construct ``cid``), ``func``."""
+
+    __slots__ = ("cid", "kind", "label")
+
+    def __init__(self, kind: str, cid: int, label: str = "") -> None:
+        self.kind, self.cid, self.label = kind, cid, label
+
+
+class _Entry:
+    __slots__ = ("cid", "closer", "frame", "kind", "label", "start")
+
+    def __init__(self, kind: str, closer: str, frame: Frame | None, start: int, cid: int) -> None:
+        self.kind, self.closer, self.frame, self.start, self.cid = kind, closer, frame, start, cid
+        self.label = ""
+
+
+class Frames:
+    """The parser's side: which frames are open as each simple command is added."""
+
+    __slots__ = ("closed_at", "func", "ids", "just_closed", "out", "stack")
+
+    def function(self, name: str) -> None:
+        """``name ( )`` or ``function name``: the next ``{`` opens its body."""
+        self.func = name or "?"
+
+    def __init__(self, out: list[Simple]) -> None:
+        self.out = out
+        self.stack: list[_Entry] = []
+        self.ids = 0
+        self.func = ""  # `name ( )` or `function name` seen: the next `{` is its body
+        self.just_closed = False
+        self.closed_at = 0
+
+    def _new(self) -> int:
+        self.ids += 1
+        return self.ids
+
+    def add(self, simple: Simple) -> None:
+        if self.stack:
+            simple.flow = [e.frame for e in self.stack if e.frame is not None]
+        self.out.append(simple)
+        self.just_closed = False
+
+    def push(self, kind: str, closer: str, frame: Frame | None = None) -> _Entry:
+        entry = _Entry(kind, closer, frame, len(self.out), frame.cid if frame else self._new())
+        self.stack.append(entry)
+        return entry
+
+    def subshell(self) -> None:
+        self.push("sub", ")", Frame("sub", self._new()))
+
+    def _pop(self) -> None:
+        entry = self.stack.pop()
+        if entry.kind in ("sub", "group", "func", "if", "loop", "case"):
+            self.just_closed, self.closed_at = True, entry.start
+
+    def close(self, closer: str, keep: bool = False) -> None:
+        """Pop to the frame ``closer`` ends (with ``keep``, to just above a ``case``)."""
+        if not any(e.closer == closer for e in self.stack):
+            return
+        while self.stack:
+            top = self.stack[-1]
+            if keep and top.kind == "case":
+                return
+            self._pop()
+            if top.closer == closer and top.kind != "arm":
+                return
+
+    def _above(self, kind: str) -> _Entry | None:
+        """Pop the frames above the innermost ``kind`` frame and return it."""
+        if not any(e.kind == kind for e in self.stack):
+            return None
+        while self.stack[-1].kind != kind:
+            self._pop()
+        return self.stack[-1]
+
+    def arm(self, label: str, closer: str) -> None:
+        owner = self._above({"esac": "case", "fi": "if", "done": "loop"}[closer])
+        if owner is not None:
+            self.push("arm", closer, Frame("arm", owner.cid, label or owner.label))
+            self.just_closed = False
+
+    def _wrap(self) -> None:
+        """The element before ``|`` or ``&`` runs in a subshell."""
+        start = self.closed_at if self.just_closed else len(self.out) - 1
+        if start < 0 or start >= len(self.out):
+            return
+        depth = sum(1 for e in self.stack if e.frame is not None)
+        frame = Frame("sub", self._new())
+        for simple in self.out[start:]:
+            simple.flow.insert(min(depth, len(simple.flow)), frame)
+
+    def op(self, op: str) -> None:
+        # `;`, a newline and `&` end and-or lists and pipelines; `&&`/`||` and `|` end
+        # a pipeline element (`a && b | c` is `a && (b | c)`).
+        ends = ("list", "pipe") if op in (";", "\n", "&") else ("pipe",)
+        while self.stack and self.stack[-1].closer in ends:
+            self._pop()
+        if op in ("|", "|&", "&"):
+            self._wrap()
+        if op in ("|", "|&"):
+            self.push("sub", "pipe", Frame("sub", self._new()))
+        elif op in ("&&", "||"):
+            self.push("arm", "list", Frame("arm", self._new(), op))
+        self.just_closed = False
+
+    def keyword(self, kw: str) -> None:
+        if kw == "{":
+            func, self.func = self.func, ""
+            body = Frame("func", self._new(), func) if func else None
+            self.push("func" if func else "group", "}", body)
+        elif kw == "}":
+            self.close("}")
+        elif kw == "if":
+            self.push("if", "fi")
+        elif kw in ("then", "elif", "else"):
+            self.arm(kw, "fi")
+        elif kw == "fi":
+            self.close("fi")
+        elif kw in ("while", "until", "for", "select"):
+            self.push("loop", "done").label = kw
+        elif kw == "do":
+            self.arm("", "done")
+        elif kw == "done":
+            self.close("done")
+        elif kw == "case":
+            self.push("case", "esac")
+
+
 def split(tokens: list[Token], depth: int) -> list[Simple]:
     out: list[Simple] = []
     cur = Simple()
     level = 0  # open ( and { inside this token list
     cases = 0
     in_pattern = False
+    fl = Frames(out)
     i, n = 0, len(tokens)
     while i < n:
         kind, op, w, doc = tokens[i]
@@ -58,24 +196,32 @@ def split(tokens: list[Token], depth: int) -> list[Simple]:
         if kind == "o":
             if in_pattern:
                 in_pattern = op != ")"
+                if not in_pattern:
+                    fl.arm("case", "esac")
                 continue
             last = cur if cur else None
             if last is not None:
-                out.append(last)
+                fl.add(last)
                 cur = Simple()
             cur.pipe_in = (last or OPAQUE) if op in ("|", "|&") else None
             if op == "(":
                 if last and len(last.words) == 1 and i < n and tokens[i][:2] == ("o", ")"):
                     out.pop()  # "name ( )" defines a function: the name runs nothing
+                    fl.function(last.words[0].source())
                     i += 1
                     continue
                 level += 1
                 if depth + level > MAX_DEPTH:
                     raise TooComplex(f"nesting deeper than {MAX_DEPTH}")
+                fl.subshell()
             elif op == ")":
                 level = max(level - 1, 0)
+                fl.close(")")
             elif op in (";;", ";&", ";;&") and cases:
                 in_pattern = True
+                fl.close("esac", keep=True)
+            else:
+                fl.op(op)
             continue
         if kind == "r":
             if i < n and tokens[i][0] == "w":
@@ -97,6 +243,7 @@ def split(tokens: list[Token], depth: int) -> list[Simple]:
             if kw == "esac":
                 in_pattern = False
                 cases -= 1
+                fl.close("esac")
             else:
                 cur.extra.append(w)
             continue
@@ -108,7 +255,7 @@ def split(tokens: list[Token], depth: int) -> list[Simple]:
             continue
         if kw in _SEPARATING:
             if cur:
-                out.append(cur)
+                fl.add(cur)
                 pipe, cur = cur.pipe_in, Simple()
                 cur.pipe_in = pipe
             if kw == "{":
@@ -117,22 +264,28 @@ def split(tokens: list[Token], depth: int) -> list[Simple]:
                     raise TooComplex(f"nesting deeper than {MAX_DEPTH}")
             elif kw == "}":
                 level = max(level - 1, 0)
+            fl.keyword(kw)
         elif kw in ("for", "select", "case", "[[", "function"):
+            named = tokens[i][2] if kw == "function" and i < n else None
+            if named is not None:
+                fl.function(named.source())
             head = Simple()
             i = _head(kw, tokens, i, head)
             if kw == "case":
                 cases += 1
                 in_pattern = True
             if head:
-                out.append(head)
+                fl.add(head)
+            fl.keyword(kw)
         elif kw == "esac":
             cases = max(cases - 1, 0)
+            fl.close("esac")
         elif w.assign is not None:
             cur.assigns.append(w)
         else:
             cur.words.append(w)
     if cur:
-        out.append(cur)
+        fl.add(cur)
     return out
 
 

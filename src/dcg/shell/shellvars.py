@@ -189,5 +189,18 @@ def declare(argv: list[str], dyns: list[bool], env: dict[str, str | None]) -> No
         name, eq, value = a.partition("=")
         if name.startswith("-") or not name:
             continue
+        if not eq and argv[0] in ("export", "readonly", "declare", "typeset") and name in env:
+            continue  # `readonly c`, `export c`: the value stays
         unknown = (dyn and not home_only(value)) or not eq or argv[0] == "read"
         env[name] = None if unknown else value
+
+
+PINS = "\x00pins"  # names whose value no later command changes (dcg.shell.bashvars.pin)
+
+
+def apply_pins(env: dict[str, str | None]) -> None:
+    """Put back, before a command, the readonly values and the unknown trap-set names."""
+    for line in (env.get(PINS) or "").split("\n"):
+        var, _, value = line.partition("=")
+        if var:
+            env[var] = None if value == "\x00?" else value

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dcg.shell import (
     clients,
+    cmdnames,
     context,
+    flow,
     gitalias,
     gitargs,
     opaque,
@@ -92,8 +94,7 @@ def run_text(text: str, ctx: Ctx, out: list[Command]) -> None:
 
 
 def run_tokens(tokens: list[Token], ctx: Ctx, out: list[Command]) -> None:
-    for simple in split(tokens, ctx.depth):
-        _simple(simple, ctx, out)
+    flow.run(split(tokens, ctx.depth), ctx.env, lambda simple: _simple(simple, ctx, out))
 
 
 def _subs(word: Word, ctx: Ctx, out: list[Command]) -> None:
@@ -108,6 +109,8 @@ def _subs(word: Word, ctx: Ctx, out: list[Command]) -> None:
 
 def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
     env = ctx.env
+    if shellvars.PINS in env:  # readonly values, names a trap assigns
+        shellvars.apply_pins(env)
     for word in (*simple.assigns, *simple.words, *simple.extra):
         if word.subs:
             _subs(word, ctx, out)
@@ -212,6 +215,7 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
             ctx.budget.command()
             out.append(Command((), redirects=tuple(redirects), via=ctx.via, cwd=env.get(_CWD)))
         return
+    cmdnames.rename(argv, env, simple.assigns)  # hash -p, BASH_CMDS, a program copied or linked
     work = unwrap.Work(argv, dyns, ctx.via, stdin)
     if simple.assigns:
         for word in simple.assigns:
@@ -239,14 +243,9 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
         out.append(opaque.command(why, ctx.via))
 
 
-# Builtins that set variables in ways dcg.shell.bashvars models.
-_BASHVARS = frozenset(("declare", "typeset", "local", "read", "mapfile", "readarray",
-                       "printf", "alias", "unalias", "unset"))  # fmt: skip
-
-
 # Builtins and variables dcg.shell.bashvars models (bash runs the latter's value).
-_BASHVARS = frozenset(("declare", "typeset", "local", "read", "mapfile", "readarray",
-                       "printf", "alias", "unalias", "unset"))  # fmt: skip
+_BASHVARS = frozenset(("declare", "typeset", "local", "read", "mapfile", "readarray", "printf",
+                       "alias", "unalias", "unset", "hash", "readonly", "trap"))  # fmt: skip
 _RUN_VARS = frozenset(("PS0", "PS1", "PS2", "PS4", "PROMPT_COMMAND"))
 # Commands whose writes the walker remembers besides redirections (tee, copies, fetches).
 _WRITERS = frozenset(

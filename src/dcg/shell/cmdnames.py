@@ -1,0 +1,89 @@
+"""The program a command word runs when the line renamed one: ``hash -p``, ``BASH_CMDS``,
+and links or copies of a program made earlier on the line.
+
+``hash -p /bin/rm zz; zz -rf src`` and ``BASH_CMDS[zz]=/bin/rm; zz -rf src`` run rm; so do
+``cp /bin/rm ./ls; ./ls -rf src`` and ``ln -s /bin/rm b/ls; PATH=$PWD/b:$PATH; ls -rf
+src`` (the link is found through a PATH the line set). :func:`resolve` gives the program's
+path for such a word, which the walker then judges as that program.
+"""
+
+from __future__ import annotations
+
+from dcg import oslite as os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from dcg.shell.words import Word
+
+HASH = "\x00hash:"  # a name `hash -p PATH NAME` bound
+_FILE = "\x00file:"  # dcg.shell.runtext.FILE: what a path was given on the line
+_MOVED = "\x00moved:"  # dcg.shell.linefiles.MOVED: what a path made by mv / ln -s holds
+
+
+_HASHED = "\x00hashed"
+_CMDS = "\x00arr:BASH_CMDS"  # dcg.shell.params.ARRAY + "BASH_CMDS"
+
+
+def hash_p(argv: list[str], env: dict[str, str | None]) -> None:
+    """``hash -p PATH NAME…``: each NAME runs PATH."""
+    if "-p" not in argv[1:]:
+        return
+    k = argv.index("-p", 1)
+    if k + 1 >= len(argv):
+        return
+    for name in argv[k + 2 :]:
+        env[HASH + name] = argv[k + 1]
+        env[_HASHED] = "1"
+
+
+def rename(argv: list[str], env: dict[str, str | None], assigns: list[Word]) -> None:
+    """Put the program ``argv[0]`` really runs in its place (cheap when nothing binds)."""
+    word = argv[0]
+    path_set = "PATH" in env or any(w.assign == "PATH" for w in assigns)
+    if not (
+        _HASHED in env
+        or _CMDS in env
+        or ((path_set or "/" in word) and any(k.startswith((_FILE, _MOVED)) for k in env))
+    ):
+        return
+    found = resolve(word, env, path_set)
+    if found:
+        argv[0] = found
+
+
+def _program(path: str, env: dict[str, str | None]) -> str | None:
+    """What a path made on the line runs: the program it is a copy of or a link to."""
+    keys = (path, os.path.normpath(path))
+    for key in keys:
+        held = env.get(_FILE + key)
+        if held is not None and held.startswith("\x00copy:"):
+            return held[len("\x00copy:") :]
+        moved = env.get(_MOVED + key)
+        if moved:
+            return moved.split("\x1f")[0]
+    return None
+
+
+def resolve(word: str, env: dict[str, str | None], path_set: bool = False) -> str | None:
+    """The program ``word`` runs when the line bound it to another (None: as written)."""
+    if HASH + word in env:
+        return env[HASH + word]
+    from dcg.shell.params import get_array
+
+    cmds = get_array(env, "BASH_CMDS")
+    if cmds:
+        for key, value in cmds:
+            if key == word:
+                return value
+    if "/" in word:
+        return _program(word, env)
+    if not path_set:
+        return None
+    # A PATH set on the line (its value may be unknown: `PATH=$PWD/b:$PATH`) finds a link
+    # or copy the line made under the command's name.
+    for key, held in env.items():
+        if held and key.startswith((_FILE, _MOVED)) and key.rpartition("/")[2] == word:
+            program = _program(key.partition(":")[2], env)
+            if program is not None:
+                return program
+    return None

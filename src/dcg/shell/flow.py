@@ -1,0 +1,163 @@
+"""Where a variable's value holds: subshells, branches that may not run, function bodies.
+
+The walker reads a line's simple commands in source order and keeps one value per
+variable. Bash does not simply carry every assignment on: a subshell's (``( … )``, each
+element of a pipeline, a job sent to the background with ``&``) are lost when it ends; a
+branch (``then``/``else``, a ``case`` arm, a loop body, the right side of ``&&``/``||``)
+may not run at all, and a function body runs only when called. The parser marks the
+frames around each simple command (:class:`dcg.shell.parser.Frames`); :func:`run` applies
+them while the walker goes: a subshell's variables are put back as they were; a branch
+whose condition is literally ``false`` (``true`` for ``||``/``until``) changes nothing; a
+branch that may or may not run leaves a variable it changed *unknown* when the variable
+had another value before (``c=rm; if x; then c=ls; fi; $c -rf src`` is a computed
+command), and keeps the value of one the line had not set (``if …; then OUT=build; else
+OUT=dist; fi``). Files written inside any of them stay written.
+"""
+
+from __future__ import annotations
+
+from dcg.shell.parser import Frame, Simple
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+_FILE = "\x00file:"
+_CWD = "\x00cwd"
+_UNKNOWN_CWD = "\x00?"
+_MISSING = object()
+
+
+class _Construct:
+    __slots__ = ("acc", "snapshot")
+
+    def __init__(self, snapshot: dict[str, str | None]) -> None:
+        self.snapshot = snapshot
+        self.acc: dict[str, str | None] = {}
+
+
+def _restore(env: dict[str, str | None], snapshot: dict[str, str | None]) -> None:
+    """``env`` as it was, except the files written since (they stay written)."""
+    files = {k: v for k, v in env.items() if k.startswith(_FILE)}
+    env.clear()
+    env.update(snapshot)
+    env.update(files)
+
+
+def _dead(frame: Frame, last: list[str]) -> bool:
+    """The branch cannot run: its condition's last command is literally false (true)."""
+    if frame.label in ("then", "while", "&&"):
+        return last == ["false"]
+    if frame.label in ("until", "||"):
+        return last in (["true"], [":"])
+    return False
+
+
+_LOCALS = frozenset(("local", "declare", "typeset"))
+
+
+class _Runner:
+    __slots__ = ("calls", "constructs", "env", "locals", "open")
+
+    def __init__(self, env: dict[str, str | None]) -> None:
+        self.env = env
+        self.open: list[tuple[Frame, dict[str, str | None], bool]] = []
+        self.constructs: dict[int, _Construct] = {}
+        # What calling a function defined on the line does to the variables.
+        self.calls: dict[str, dict[str, object]] = {}
+        self.locals: dict[int, set[str]] = {}
+
+    def in_func(self) -> Frame | None:
+        return next((f for f, _, _ in reversed(self.open) if f.kind == "func"), None)
+
+    def after(self, simple: Simple, snapshot: dict[str, str | None] | None) -> None:
+        """Effects a command has on the variables beyond its own assignments: a call of a
+        function defined on the line, ``local`` (outside a function it fails)."""
+        fields = simple.fields
+        if not fields:
+            return
+        if fields[0] in _LOCALS:
+            func = self.in_func()
+            if func is not None:
+                names = {a.partition("=")[0] for a in fields[1:] if a[:1] not in ("-", "+")}
+                self.locals.setdefault(func.cid, set()).update(names)
+            elif snapshot is not None:
+                _restore(self.env, snapshot)
+        call = self.calls.get(fields[0])
+        if call is not None:
+            for key, value in call.items():
+                if value is _MISSING:
+                    self.env.pop(key, None)
+                else:
+                    self.env[key] = value  # type: ignore[assignment]
+
+    def step(self, flow: list[Frame], last: list[str]) -> None:
+        k = 0
+        while k < len(self.open) and k < len(flow) and self.open[k][0] is flow[k]:
+            k += 1
+        while len(self.open) > k:
+            self._close(*self.open.pop())
+        for frame in flow[k:]:
+            self._enter(frame, last)
+
+    def _enter(self, frame: Frame, last: list[str]) -> None:
+        env = self.env
+        if frame.kind == "arm":
+            c = self.constructs.get(frame.cid)
+            if c is None:
+                c = self.constructs[frame.cid] = _Construct(dict(env))
+            else:
+                _restore(env, c.snapshot)
+            self.open.append((frame, c.snapshot, _dead(frame, last)))
+        else:
+            self.open.append((frame, dict(env), False))
+
+    def _close(self, frame: Frame, snapshot: dict[str, str | None], dead: bool) -> None:
+        env = self.env
+        if frame.kind == "sub":
+            _restore(env, snapshot)
+            return
+        if frame.kind == "func":  # runs when called: what a call changes is recorded
+            local = self.locals.pop(frame.cid, set())
+            self.calls[frame.label] = {
+                k: env.get(k, _MISSING)
+                for k in {*env, *snapshot}
+                if k not in local
+                and not k.startswith(_FILE)
+                and env.get(k, _MISSING) != snapshot.get(k, _MISSING)
+            }
+            _restore(env, snapshot)
+            return
+        c = self.constructs.get(frame.cid)
+        assert c is not None
+        if not dead:
+            for key in {*env, *snapshot}:
+                if key.startswith(_FILE):
+                    continue
+                now, before = env.get(key, _MISSING), snapshot.get(key, _MISSING)
+                if now is before or now == before:
+                    continue
+                if before is _MISSING and c.acc.get(key, "") is not None and now is not _MISSING:
+                    c.acc[key] = now  # type: ignore[assignment]
+                else:
+                    c.acc[key] = _UNKNOWN_CWD if key == _CWD else None
+        _restore(env, snapshot)
+        env.update(c.acc)
+
+
+def run(simples: list[Simple], env: dict[str, str | None], walk: Callable[[Simple], None]) -> None:
+    """Walk ``simples`` in order, applying their frames to ``env``."""
+    if not any(s.flow or (s.words and s.words[0].plain() == "local") for s in simples):
+        for simple in simples:
+            walk(simple)
+        return
+    runner = _Runner(env)
+    last: list[str] = []
+    for simple in simples:
+        runner.step(simple.flow, last)
+        local = simple.words and simple.words[0].plain() == "local" and not runner.in_func()
+        before = dict(env) if local else None
+        walk(simple)
+        runner.after(simple, before)
+        last = simple.fields
+    runner.step([], last)

@@ -1,0 +1,141 @@
+"""Issue 32, bash semantics: a variable's value where bash has it (dcg.shell.flow).
+
+Assignments in a subshell, a pipeline element or a background job do not reach the rest of
+the line; a branch whose condition is literally false changes nothing; one that may not
+run leaves a variable it changed unknown; a function body changes variables when it is
+called, not where it is defined, and its ``local`` ones never; ``local`` outside a
+function fails. Each must-stop line goes through the hook for every agent and, for
+Claude's payload, in every hookpath variant (later on a line, after a tab, after CRLF,
+…), then runs in real bash in a throwaway HOME where it must destroy the uncommitted
+work; the everyday lines pass and keep it.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from hookpath import AGENTS, VARIANTS, payload, run, verdict
+
+BASH = shutil.which("bash")
+RM = "core.filesystem:rm-rf"
+RESET = "core.git:reset-hard"
+DYN = "core.shell:dynamic-command"
+
+STOP = [
+    # subshells, pipelines and background jobs keep their assignments
+    ("f=-fdx; (f=-n); git clean $f", "core.git:clean-force"),
+    ('d=src; (d=/tmp/x); rm -rf "$d"', RM),
+    ("c=rm; c=ls | :; $c -rf src", RM),
+    ("c=rm; echo x | c=ls; $c -rf src", RM),
+    ("c=rm; { c=ls; } & wait; $c -rf src", RM),
+    ("m=--hard; (m=--soft; true) && git reset $m", RESET),
+    ("m=--hard; echo | { read m; }; git reset $m", RESET),
+    # branches that cannot run
+    ("m=--hard; false && m=--soft; git reset $m", RESET),
+    ("c=rm; if false; then c=ls; fi; $c -rf src", RM),
+    ("c=rm; while false; do c=ls; done; $c -rf src", RM),
+    ("c=rm; until true; do c=ls; done; $c -rf src", RM),
+    ("m=--hard; true || m=--soft; git reset $m", RESET),
+    # branches that may not run: the value is no longer known
+    ("c=rm; case x in y) c=ls;; esac; $c -rf src", DYN),
+    ("c=rm; if [ -e nothing ]; then c=ls; fi; $c -rf src", DYN),
+    ("c=rm; for f in; do c=ls; done; $c -rf src", DYN),
+    # functions: a body runs when called; its locals stay in it
+    ("c=rm; f(){ c=ls; }; $c -rf src", RM),
+    ("g(){ m=--hard; }; m=--soft; g; git reset $m", RESET),
+    ("function g { m=--hard; }; m=--soft; g; git reset $m", RESET),
+    ("c=reset; f(){ local c=status; }; f; git $c --hard", RESET),
+    ("c=rm; local c=ls; $c -rf src", RM),
+    # readonly values cannot change; a trap's assignments may run before any command
+    ("readonly c=rm; declare c=ls; $c -rf src", RM),
+    ("declare -r c=rm; declare c=ls; $c -rf src", RM),
+    ("c=rm; readonly c; unset c; $c -rf src", RM),
+    ("c=rm; unset -n c; $c -rf src", RM),
+    ("trap 'c=rm' DEBUG; c=ls; $c -rf src", DYN),
+]
+PASS = [
+    'if [ -d build ]; then OUT=build; else OUT=dist; fi; rm -rf "$OUT"',
+    'x(){ OUT=dist; }; x; rm -rf "$OUT"',
+    'f(){ local d=build; rm -rf "$d"; }; f',
+    "d=src; (d=build; rm -rf $d); ls $d",
+    "c=ls; if true; then c=ls; fi; $c -la",
+    "for f in a b; do echo $f; done; rm -rf build",
+    "X=1; ( X=2; echo $X ); echo hi | grep h && rm -rf node_modules",
+    "n=0; while [ $n -lt 2 ]; do n=$((n+1)); done; echo $n",
+    "readonly OUT=build; rm -rf $OUT",
+    "export D=dist; rm -rf $D",
+    "trap 'rm -f notes.tmp' EXIT; touch notes.tmp",
+]
+
+
+def _sandbox(base: Path) -> tuple[Path, dict[str, str]]:
+    """A project inside the test's HOME (dcg never takes HOME itself for a project)."""
+    home = base / "proj"
+    (home / "src").mkdir(parents=True)
+    (home / "src" / "canary").write_text("alive\n")
+    (base / "tmp").mkdir(exist_ok=True)
+    (home / "src" / "untracked").write_text("new\n")
+    if BASH is not None:
+        env = _git_env(home)
+        (home / ".gitignore").write_text("src/untracked\n")
+        for git in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "base"]):
+            subprocess.run(["git", *git], cwd=home, env=env, check=True)
+        (home / ".gitignore").write_text("")
+        (home / "src" / "canary").write_text("work\n")
+    return home, {"HOME": str(base), "TMPDIR": str(base / "tmp"), "PATH": os.environ["PATH"]}
+
+
+def _git_env(home: Path) -> dict[str, str]:
+    return {"HOME": str(home), "PATH": os.environ["PATH"], "GIT_AUTHOR_NAME": "t",
+            "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+            "GIT_COMMITTER_EMAIL": "t@t"}  # fmt: skip
+
+
+def _lost(home: Path) -> bool:
+    canary, new = home / "src" / "canary", home / "src" / "untracked"
+    return not canary.exists() or canary.read_text() != "work\n" or not new.exists()
+
+
+def _answer(agent: str, line: str, proj: Path) -> tuple[str, str]:
+    env = dict(
+        os.environ, HOME=str(proj.parent), DCG_RESPONSE_MODE="paranoid", DCG_HOOK_DETAILS="1"
+    )
+    code, out, err = run(json.dumps(payload(agent, line, str(proj))).encode(), env=env)
+    return verdict(code, out, err), out + err
+
+
+@pytest.mark.skipif(BASH is None, reason="needs bash")
+@pytest.mark.parametrize(("command", "rule"), STOP, ids=[c for c, _ in STOP])
+def test_values_bash_does_not_keep_are_not_trusted(
+    isolated_home: Path, command: str, rule: str
+) -> None:
+    proj, env = _sandbox(isolated_home)
+    for agent in AGENTS:
+        answer, text = _answer(agent, command, proj)
+        assert answer == "deny", (agent, command, text)
+    for name, variant in VARIANTS.items():
+        answer, text = _answer("claude", variant(command), proj)
+        assert answer == "deny", (name, command, text)
+        assert rule in text, (name, text)
+    assert BASH is not None
+    subprocess.run([BASH, "-c", command], cwd=proj, env=env, timeout=60,
+                   capture_output=True, check=False)  # fmt: skip
+    assert _lost(proj), "bash did not destroy the work: not a bypass"
+
+
+@pytest.mark.skipif(BASH is None, reason="needs bash")
+@pytest.mark.parametrize("command", PASS)
+def test_everyday_control_flow_passes(isolated_home: Path, command: str) -> None:
+    proj, env = _sandbox(isolated_home)
+    answer, text = _answer("claude", command, proj)
+    assert answer in ("none", "warn"), text
+    assert BASH is not None
+    subprocess.run([BASH, "-c", command], cwd=proj, env=env, timeout=60,
+                   capture_output=True, check=False)  # fmt: skip
+    assert not _lost(proj), command
