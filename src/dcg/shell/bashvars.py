@@ -14,6 +14,7 @@ from __future__ import annotations
 from dcg.shell.params import (
     ARRAY,
     NAMEREF,
+    NOCASE,
     UNKNOWN,
     arith,
     code_in,
@@ -22,7 +23,7 @@ from dcg.shell.params import (
     run_later,
     target,
 )
-from dcg.shell.patterns import escapes
+from dcg.shell.patterns import decode
 from dcg.shell.shellvars import PINS, apply_pins
 
 TYPE_CHECKING = False
@@ -281,7 +282,9 @@ def printf_v(argv: list[str], dyns: list[bool], env: Env) -> None:
     if "[" in name:
         code_in(name[name.index("[") :], env)
         return
-    if any(dyns[3:]):
+    if argv[3:4] == ["--"]:
+        argv, dyns = argv[:3] + argv[4:], dyns[:3] + dyns[4:]
+    if any(dyns[3:]) or len(argv) < 4:
         env[target(env, name)] = None
         return
     env[target(env, name)] = format_text(argv[3], argv[4:])
@@ -298,7 +301,7 @@ def format_text(fmt: str, args: list[str]) -> str | None:
     while True:
         used = False
         pos = 0
-        text = escapes(fmt)
+        text = decode(fmt, "fmt")[0]
         for m in spec.finditer(text):
             out.append(text[pos : m.start()])
             pos = m.end()
@@ -315,7 +318,9 @@ def format_text(fmt: str, args: list[str]) -> str | None:
                 if not arg.lstrip("-").isdigit():
                     return None
             elif conv == "b":
-                arg = escapes(arg)
+                arg, stop = decode(arg, "b")
+                if stop:  # `\c` in a %b argument ends all output there
+                    return "".join(out) + arg
             elif conv == "q":
                 import shlex
 
@@ -397,6 +402,9 @@ def builtin(
         unset(argv, env)
     elif name in ("readonly", "trap"):
         pin(name, argv, env)
+    elif name == "shopt":
+        if "-s" in argv and "nocasematch" in argv:
+            env[NOCASE] = "1"
     elif name == "hash":
         from dcg.shell.cmdnames import hash_p
 

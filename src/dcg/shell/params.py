@@ -287,7 +287,7 @@ def operate(v: str, rest: str, env: Env, set_name: str = "") -> str | None:
         return v[off : off + n] if n >= 0 else v[off : len(v) + n]
     if op1 in "#%":
         longest = op2 in ("##", "%%")
-        pat = patterns.regex(_pieces(rest[2:] if longest else rest[1:], env))
+        pat = _regex(rest[2:] if longest else rest[1:], env)
         if pat is None:
             return None
         return patterns.remove(v, pat, prefix=op1 == "#", longest=longest)
@@ -295,7 +295,7 @@ def operate(v: str, rest: str, env: Env, set_name: str = "") -> str | None:
         return _substitute(v, rest[1:], env)
     if op1 in "^,~":
         op = rest[:2] if rest[:2] in ("^^", ",,", "~~") else rest[:1]
-        pat = patterns.regex(_pieces(rest[len(op) :], env)) if rest[len(op) :] else "."
+        pat = _regex(rest[len(op) :], env) if rest[len(op) :] else "."
         return None if pat is None else patterns.case(v, op, pat)
     if op1 == "@" and len(rest) == 2:
         return _transform(v, rest[1], env, set_name)
@@ -310,6 +310,14 @@ def words(text: str, env: Env) -> str | None:
             return None
         out.append(piece)
     return "".join(out)
+
+
+def _regex(text: str, env: Env) -> str | None:
+    """A pattern's regular expression; None under ``shopt -s nocasematch`` (not modelled)."""
+    return None if NOCASE in env else patterns.regex(_pieces(text, env))
+
+
+NOCASE = "\x00nocase"
 
 
 def _pieces(text: str, env: Env) -> list[tuple[bool, str | None]]:
@@ -357,7 +365,7 @@ def _substitute(v: str, spec: str, env: Env) -> str | None:
     if every or anchor:
         spec = spec[1:]
     pat_text, _, rep_text = patterns.split_slash(spec)
-    pat = patterns.regex(_pieces(pat_text, env))
+    pat = _regex(pat_text, env)
     rep: list[str | None] = []
     for quoted, piece in _pieces(rep_text, env):
         if piece is None:

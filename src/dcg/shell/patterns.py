@@ -30,6 +30,8 @@ def regex(pieces: Pieces) -> str | None:
             out.append(".*")
         elif ch == "?":
             out.append(".")
+        elif ch in "?*+@!" and k + 1 < len(pieces) and pieces[k + 1] == (False, "("):
+            return None  # an extglob pattern (with `shopt -s extglob`): not modelled
         elif ch == "[":
             j = k + 1
             chars: list[str] = []
@@ -42,6 +44,8 @@ def regex(pieces: Pieces) -> str | None:
                 out.append(re.escape("["))
             else:
                 body = "".join(chars)
+                if "[:" in body or "[=" in body or "[." in body:
+                    return None  # a character class: not modelled, the value is unknown
                 if body[:1] in "!^":
                     body = "^" + body[1:]
                 out.append("[" + body.replace("\\", "\\\\") + "]")
@@ -151,34 +155,70 @@ _ESCAPES = {"n": "\n", "t": "\t", "r": "\r", "a": "\a", "b": "\b", "f": "\f", "v
 
 
 def escapes(v: str) -> str:
-    """Backslash escapes as ``$'…'`` reads them (``${x@E}``, ``printf %b``)."""
+    """Backslash escapes as ``$'…'`` reads them (``${x@E}``)."""
+    return decode(v, "ansi")[0]
+
+
+_HEX = "0123456789abcdefABCDEF"
+_WIDE = {"x": 2, "u": 4, "U": 8}
+
+
+def decode(v: str, mode: str) -> tuple[str, bool]:
+    r"""``v`` with its backslash escapes resolved, and whether a ``\c`` ended the output.
+
+    ``mode``: ``ansi`` (``$'…'``, ``${x@E}``: ``\nnn`` octal, ``\cX`` a control character),
+    ``fmt`` (a printf format: ``\nnn``), ``b`` (printf's ``%b`` argument: ``\0nnn`` and
+    ``\nnn``, ``\c`` stops all output), ``echo`` (``echo -e``: only ``\0nnn``, ``\c``
+    stops). All read ``\xHH``, ``\uHHHH`` and ``\UHHHHHHHH`` as bash does.
+    """
+    if "\\" not in v:
+        return v, False
     out: list[str] = []
-    i = 0
-    while i < len(v):
+    i, n = 0, len(v)
+    while i < n:
         c = v[i]
-        if c != "\\" or i + 1 >= len(v):
+        if c != "\\" or i + 1 >= n:
             out.append(c)
             i += 1
             continue
         nxt = v[i + 1]
-        if nxt in _ESCAPES:
+        if (
+            nxt in _ESCAPES
+            and not (mode != "ansi" and nxt in "'?")
+            and not (mode in ("b", "echo") and nxt == '"')
+        ):
             out.append(_ESCAPES[nxt])
             i += 2
-        elif nxt == "x":
-            digits = "".join(ch for ch in v[i + 2 : i + 4] if ch in "0123456789abcdefABCDEF")
-            digits = digits if len(digits) == len(v[i + 2 : i + 2 + len(digits)]) else ""
-            out.append(chr(int(digits, 16)) if digits else "\\x")
-            i += 2 + len(digits)
-        elif nxt in "01234567":
-            j = i + 1
-            while j < len(v) and j < i + 4 and v[j] in "01234567":
+        elif nxt in _WIDE:
+            j = i + 2
+            while j < n and j < i + 2 + _WIDE[nxt] and v[j] in _HEX:
                 j += 1
-            out.append(chr(int(v[i + 1 : j], 8)))
+            if j == i + 2:
+                out.append("\\" + nxt)
+            else:
+                code = int(v[i + 2 : j], 16)
+                out.append(chr(code) if code <= 0x10FFFF else "")
+            i = j
+        elif nxt == "c":
+            if mode in ("b", "echo"):
+                return "".join(out), True
+            if i + 2 < n:
+                out.append(chr(ord(v[i + 2]) & 0x1F))
+                i += 3
+            else:
+                out.append("\\c")
+                i += 2
+        elif nxt in "01234567" and (mode != "echo" or nxt == "0"):
+            start = i + 2 if nxt == "0" and mode in ("b", "echo") else i + 1
+            j = start
+            while j < n and j < start + 3 and v[j] in "01234567":
+                j += 1
+            out.append(chr(int(v[start:j] or "0", 8) & 0xFF))
             i = j
         else:
             out.append(c + nxt)
             i += 2
-    return "".join(out)
+    return "".join(out), False
 
 
 def evaluate(tokens: list[str]) -> int | None:

@@ -7,8 +7,6 @@ if TYPE_CHECKING:
     from dcg.shell.parser import Simple
     from dcg.shell.words import Token
 
-_ESCAPES = {"n": "\n", "t": "\t", "\\": "\\", "r": "\r", "a": "\a", "v": "\v", "f": "\f"}
-
 
 def echo_text(args: list[str]) -> str:
     """The output of ``echo ARGS`` (bash builtin), without the final newline."""
@@ -20,66 +18,24 @@ def echo_text(args: list[str]) -> str:
         escapes = "e" in args[i] or escapes
         i += 1
     text = " ".join(args[i:])
-    return unescape(text) if escapes else text
+    if not escapes:
+        return text
+    from dcg.shell.patterns import decode
+
+    return decode(text, "echo")[0]
 
 
 def printf_text(args: list[str]) -> str | None:
-    """The output of ``printf FORMAT ARGS`` for plain formats, else None."""
-    if not args or args[0] == "-v":
+    """The output of ``printf FORMAT ARGS`` when it is known (dcg.shell.bashvars.format_text),
+    else None."""
+    if args[:1] == ["--"]:
+        args = args[1:]
+    if not args or args[0].startswith("-"):
         return None
-    fmt, rest = args[0], args[1:]
-    if fmt in ("%s", "%b", "%s\\n", "%b\\n"):
-        text = ("\n" if fmt.endswith("n") else "").join(rest)
-        return (unescape(text) if fmt.startswith("%b") else text).rstrip("\n")
-    return _format(fmt, rest)
+    from dcg.shell.bashvars import format_text
 
-
-def _format(fmt: str, args: list[str]) -> str | None:
-    """printf's output for formats made of text, %s, %b, %d and %%; None for others.
-
-    Like printf, the format is reused while arguments remain.
-    """
-    out: list[str] = []
-    k = 0
-    for _ in range(64):  # bounded: a format without conversions is used once
-        i, n, used = 0, len(fmt), False
-        while i < n:
-            c = fmt[i]
-            if c != "%":
-                out.append(c)
-                i += 1
-                continue
-            conv = fmt[i + 1] if i + 1 < n else ""
-            if conv == "%":
-                out.append("%")
-            elif conv in ("s", "b", "d"):
-                arg = args[k] if k < len(args) else ""
-                k += 1
-                used = True
-                out.append(unescape(arg) if conv == "b" else arg)
-            else:
-                return None
-            i += 2
-        if not used or k >= len(args):
-            break
-    return unescape("".join(out)).rstrip("\n")
-
-
-def unescape(text: str) -> str:
-    """Resolve the backslash escapes echo -e and printf understand (the common ones)."""
-    if "\\" not in text:
-        return text
-    out = []
-    i, n = 0, len(text)
-    while i < n:
-        c = text[i]
-        if c == "\\" and i + 1 < n and text[i + 1] in _ESCAPES:
-            out.append(_ESCAPES[text[i + 1]])
-            i += 2
-        else:
-            out.append(c)
-            i += 1
-    return "".join(out)
+    text = format_text(args[0], args[1:])
+    return None if text is None else text.rstrip("\n")
 
 
 def piped_text(pipe: Simple) -> str | None:

@@ -245,7 +245,7 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
 
 # Builtins and variables dcg.shell.bashvars models (bash runs the latter's value).
 _BASHVARS = frozenset(("declare", "typeset", "local", "read", "mapfile", "readarray", "printf",
-                       "alias", "unalias", "unset", "hash", "readonly", "trap"))  # fmt: skip
+    "alias", "unalias", "unset", "hash", "readonly", "trap", "shopt"))  # fmt: skip
 _RUN_VARS = frozenset(("PS0", "PS1", "PS2", "PS4", "PROMPT_COMMAND"))
 # Commands whose writes the walker remembers besides redirections (tee, copies, fetches).
 _WRITERS = frozenset(
