@@ -57,6 +57,18 @@ STOP = [
     (W + "source /dev/stdin < w.sh", "core.filesystem:rm-rf"),
     (W + "cat w.sh | sh /dev/fd/0", "core.filesystem:rm-rf"),
     ("mkfifo f; (echo 'rm -rf src' > f &); bash f", "core.filesystem:rm-rf"),
+    # shells fed at run time: coprocesses, output process substitutions, descriptors
+    ("coproc B { bash; }; echo 'rm -rf src; exit' >&${B[1]}; wait", "core.shell:opaque-exec"),
+    ("coproc bash; echo 'rm -rf src; exit' >&${COPROC[1]}; wait", "core.shell:opaque-exec"),
+    ("echo 'rm -rf src' > >(bash); sleep 1", "core.shell:opaque-exec"),
+    ("echo 'rm -rf src' | tee >(bash) >/dev/null; sleep 1", "core.shell:opaque-exec"),
+    ("exec 3> >(sh); echo 'rm -rf src' >&3; exec 3>&-; sleep 1", "core.shell:opaque-exec"),
+    ("exec 3<<<'rm -rf src'; bash <&3", "core.shell:opaque-exec"),
+    (W + "exec 4< w.sh; bash 0<&4", "core.shell:opaque-exec"),
+    ("echo 'rm -rf src' 1> w.sh; bash < w.sh", "core.filesystem:rm-rf"),
+    (W + "xargs -a w.sh -I{} bash -c {}", "core.shell:opaque-exec"),
+    ("echo 'rm -rf src' | xargs -I% sh -c %", "core.shell:opaque-exec"),
+    (W + "cp w.sh run; bash run", "core.filesystem:rm-rf"),
     (W + "mkfifo p; (cat $(ls w*) > p &); source p", "core.shell:opaque-exec"),
 ]
 PASS = [
@@ -74,6 +86,11 @@ PASS = [
     "find . -name '*.sh' -exec bash -n {} \\;",
     "echo 'echo hi' > h.sh && BASH_ENV=h.sh bash -c true",
     "echo 'echo hi' > h.sh && sh ./h*.sh",
+    "diff <(ls src) <(ls .)",
+    "tee >(wc -l > count.txt) < x-ok.sh > /dev/null",
+    "ls | xargs -I{} bash -c 'echo {}'",
+    "coproc sleep 1; wait",
+    "bash --version",
 ]
 
 

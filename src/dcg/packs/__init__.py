@@ -111,8 +111,14 @@ REGISTRY: tuple[tuple[str, tuple[str, ...]], ...] = (
             "shell",
             # Commands that run a script file or a shell escape dcg reads before it runs
             # (python3 FILE, . FILE, just RECIPE, vim -c '!…', sqlite3 '.shell', tclsh)
-            # and arithmetic evaluation that can run a[$(…)] (let, declare -i). Not
-            # "bash ": payloads name their tool "bash".
+            # and arithmetic evaluation that can run a[$(…)] (let, declare -i). "bash"
+            # only with what follows it on a command line: payloads name their tool "bash".
+            "bash ",
+            "bash\t",
+            "bash\\t",
+            # Shells fed at run time: coprocesses, output process substitutions.
+            "coproc",
+            ">(",
             ". ",
             "python",
             "node",

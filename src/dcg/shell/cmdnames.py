@@ -1,7 +1,7 @@
-"""The program a command word runs when the line renamed one: ``hash -p``, ``BASH_CMDS``,
-and links or copies of a program made earlier on the line.
+"""The program a command word runs when the line bound the name to another one.
 
 ``hash -p /bin/rm zz; zz -rf src`` and ``BASH_CMDS[zz]=/bin/rm; zz -rf src`` run rm; so do
+links and copies of a program made earlier on the line:
 ``cp /bin/rm ./ls; ./ls -rf src`` and ``ln -s /bin/rm b/ls; PATH=$PWD/b:$PATH; ls -rf
 src`` (the link is found through a PATH the line set). :func:`resolve` gives the program's
 path for such a word, which the walker then judges as that program.

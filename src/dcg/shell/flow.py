@@ -111,6 +111,8 @@ class _Runner:
             self.open.append((frame, c.snapshot, _dead(frame, last)))
         else:
             self.open.append((frame, dict(env), False))
+            if frame.label == "coproc":
+                env["\x00stdin"] = "coproc"  # dcg.shell.opaque.unseen_stdin
 
     def _close(self, frame: Frame, snapshot: dict[str, str | None], dead: bool) -> None:
         env = self.env

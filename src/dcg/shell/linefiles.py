@@ -97,7 +97,9 @@ def remember_written(
     name = normalize(argv[0])
     pipe = simple.pipe_in
     written: list[tuple[str, bool]] = [
-        (t, op == ">>") for op, t in redirects if op in (">", ">|", "&>", ">>", "&>>") and t
+        (t, op.endswith(">>"))
+        for op, t in redirects
+        if op in (">", ">|", "&>", ">>", "&>>", "1>", "1>|", "1>>") and t
     ]
     if name == "tee":
         append = any(a in ("-a", "--append") for a in argv[1:])

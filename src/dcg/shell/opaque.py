@@ -144,3 +144,14 @@ def whole_unknown(script: str, env: dict[str, str | None]) -> str | None:
     if name.replace("_", "a").isalnum() or name in ("@", "*") or name.isdigit():
         return f"the value of ${name}"
     return None
+
+
+def unseen_stdin(
+    redirects: list[tuple[str, str]], via: tuple[str, ...], env: dict[str, str | None]
+) -> bool:
+    """The command reads what another part of the line writes at run time: inside an
+    output process substitution (``echo … > >(bash)``), as a coprocess (``coproc bash``),
+    or from a duplicated descriptor (``bash <&3``)."""
+    if via[-1:] == (">(…)",) or "\x00stdin" in env:
+        return True
+    return any(op in ("<&", "0<&") and path not in ("0", "-") for op, path in redirects)

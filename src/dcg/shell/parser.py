@@ -180,6 +180,8 @@ class Frames:
             self.close("done")
         elif kw == "case":
             self.push("case", "esac")
+        elif kw == "coproc":  # a subshell whose stdin the line writes to later
+            self.push("sub", "list", Frame("sub", self._new(), "coproc"))
 
 
 def split(tokens: list[Token], depth: int) -> list[Simple]:
@@ -264,6 +266,9 @@ def split(tokens: list[Token], depth: int) -> list[Simple]:
                     raise TooComplex(f"nesting deeper than {MAX_DEPTH}")
             elif kw == "}":
                 level = max(level - 1, 0)
+            elif kw == "coproc" and i + 1 < n and tokens[i][0] == "w":
+                body = tokens[i + 1][2]  # `coproc NAME { …; }`: NAME names it, runs nothing
+                i += tokens[i + 1][:2] == ("o", "(") or (body is not None and body.plain() == "{")
             fl.keyword(kw)
         elif kw in ("for", "select", "case", "[[", "function"):
             named = tokens[i][2] if kw == "function" and i < n else None

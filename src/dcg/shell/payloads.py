@@ -64,6 +64,8 @@ def _shell(w: Work) -> None:
             cflag = cflag or "c" in a
             sflag = sflag or "s" in a
     if cflag:
+        if i < n and argv[i].strip()[:2] in ("{}", "%") and _fed_names(w):
+            w.opaque = f"{name} -c runs what {w.via[-1].split(' ')[0]} reads from its input"
         if i < n:
             w.data[i] = f"script run by {name} -c (parsed)"
             if not (w.installer and "$(…)" in argv[i]):
@@ -76,6 +78,12 @@ def _shell(w: Work) -> None:
             _fed(w, "sh", name)
         elif not w.installer:
             w.opaque = f"{name} runs a script from a process substitution"
+
+
+def _fed_names(w: Work) -> bool:
+    """The command's words come from xargs, find -exec or parallel (a ``{}`` there is a
+    name read at run time, so ``xargs -I{} bash -c {}`` runs its input as code)."""
+    return any(v.split(" ")[0] in ("xargs", "find", "parallel") for v in w.via)
 
 
 def _source(w: Work) -> None:

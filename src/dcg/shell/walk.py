@@ -236,6 +236,7 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
     for op, path in redirects:
         if op in ("<", "0<", "<>", "0<>"):
             work.infile = path
+    work.piped = work.piped or opaque.unseen_stdin(redirects, ctx.via, env)
     _command(work, tuple(redirects), ctx, out)
     why = opaque.computed_word(simple) if dyns and dyns[0] else None
     if why is not None:
