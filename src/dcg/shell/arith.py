@@ -64,6 +64,7 @@ def values_as_code(
 
     for expr, expanded in expressions(simple, argv, env, text):
         judge(expr, expanded, env, run, emit)
+    _side_effects(simple, argv, env, text)
     why = split_word(simple, env)
     if why is not None:
         emit(why)
@@ -85,6 +86,49 @@ def note_origins(simple: Simple, argv: list[str], env: dict[str, str | None]) ->
         for a in argv[1:]:
             if not a.startswith("-") and a.replace("_", "a").isalnum():
                 env[ORIGIN + a] = f"input read by {argv[0]}"
+
+
+_ASSIGN_OPS = ("=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "^=", "|=")
+
+
+def _side_effects(
+    simple: Simple, argv: list[str], env: dict[str, str | None], text: Callable[[Word], str]
+) -> None:
+    """Variables arithmetic changes (``((c++))``, ``let c+=2``, ``c+=3`` on a ``declare -i``
+    name) hold a value dcg does not compute: unknown from here on."""
+    exprs = [text(w) for w in simple.extra]
+    if argv[:1] == ["let"]:
+        exprs += argv[1:]
+    for expr in exprs:
+        for name in _changed(expr):
+            env[name] = None
+    for word in simple.assigns:
+        name = (word.assign or "").partition("[")[0]
+        if INTEGER + name in env and not (text(word).partition("=")[2].isdigit() and "+=" not in
+                                          word.source()):  # fmt: skip
+            env[name] = None
+
+
+def _changed(expr: str) -> list[str]:
+    """Names an arithmetic expression assigns: ``c++``, ``--c``, ``c = …``, ``c += …``."""
+    names: list[str] = []
+    i, n = 0, len(expr)
+    while i < n:
+        if expr[i].isalpha() or expr[i] == "_":
+            j = i
+            while j < n and (expr[j].isalnum() or expr[j] == "_"):
+                j += 1
+            name, rest, before = expr[i:j], expr[j:].lstrip(), expr[:i].rstrip()
+            if (
+                rest.startswith(("++", "--"))
+                or before.endswith(("++", "--"))
+                or (rest.startswith(_ASSIGN_OPS) and not rest.startswith("=="))
+            ):
+                names.append(name)
+            i = j
+        else:
+            i += 1
+    return names
 
 
 def expressions(

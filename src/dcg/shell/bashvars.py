@@ -16,6 +16,7 @@ from dcg.shell.params import (
     NAMEREF,
     NOCASE,
     UNKNOWN,
+    UNSET,
     arith,
     code_in,
     get_array,
@@ -66,8 +67,9 @@ def assign(word: Word, value: str, dyn: bool, env: Env, expand: Expander) -> Non
         if entries is None:
             old = env.get(base)
             entries = [] if old is None and base not in env else [("0", old or "")]
-        if key is None:
-            put_array(env, base, [(k, UNKNOWN) for k, _ in entries] or [("0", UNKNOWN)])
+        if key is None:  # which element changed is unknown: so is every element
+            env.pop(ARRAY + base, None)
+            env[base] = None
             return
         entries = [(k, v) for k, v in entries if k != key] + [
             (key, _join(dict(entries).get(key, ""), val) if append else val)
@@ -208,9 +210,22 @@ def _read(argv: list[str], stdin: str | None, env: Env) -> None:
             put_array(env, array, [("0", UNKNOWN)])
         return
     delim = opts.get("d", "\n")[:1] or "\0"
+    count = opts.get("N") or opts.get("n")
+    if count is not None and not count.isdigit():
+        return _unknown_read(names, array, env)
+    if opts.get("N") is not None:  # exactly N characters, delimiters included, no splitting
+        value = stdin[: int(count or 0)]
+        if array:
+            put_array(env, array, [("0", value)])
+        for k, name in enumerate(names or ["REPLY"]):
+            env[target(env, name)] = value if k == 0 else ""
+        return
+    if "r" not in opts:  # a backslash-newline continues the line
+        stdin = stdin.replace("\\\n", "")
     line = stdin.split(delim, 1)[0]
+    if count is not None:  # at most N characters, up to the delimiter
+        line = line[: int(count)]
     if "r" not in opts:
-        line = line.replace("\\\n", "")
         line = "".join(ch for k, ch in enumerate(line) if ch != "\\" or line[k - 1 : k] == "\\")
     ifs = _ifs(env)
     if array:
@@ -228,6 +243,13 @@ def _read(argv: list[str], stdin: str | None, env: Env) -> None:
         fields = _ifs_fields(rest, ifs)
         env[target(env, name)] = fields[0] if fields else ""
         rest = rest[rest.find(fields[0]) + len(fields[0]) :].lstrip(ifs) if fields else ""
+
+
+def _unknown_read(names: list[str], array: str | None, env: Env) -> None:
+    if array:
+        put_array(env, array, [("0", UNKNOWN)])
+    for name in names or ["REPLY"]:
+        env[target(env, name)] = None
 
 
 def _ifs_fields(text: str, ifs: str) -> list[str]:
@@ -262,7 +284,16 @@ def _mapfile(argv: list[str], stdin: str | None, env: Env) -> None:
         lines.pop()
     if "t" not in opts:
         lines = [ln + delim for ln in lines]
-    put_array(env, name, [(str(k), ln) for k, ln in enumerate(lines)])
+    numbers = [opts.get(o) or "0" for o in "Osn"]
+    if not all(v.isdigit() for v in numbers):
+        put_array(env, name, [("0", UNKNOWN)])
+        return
+    origin, skip, most = (int(v) for v in numbers)
+    lines = lines[skip : skip + most] if most else lines[skip:]
+    # -O starts at that index and keeps the elements below it (without -O it starts anew)
+    kept = [e for e in get_array(env, name) or [] if e[0].isdigit() and int(e[0]) < origin]
+    fresh = [(str(origin + k), ln) for k, ln in enumerate(lines)]
+    put_array(env, name, (kept if "O" in opts else []) + fresh)
     if callback:
         import shlex
 
@@ -419,6 +450,16 @@ def unset(argv: list[str], env: Env) -> None:
     if "-f" in argv[1:]:
         return  # functions
     for a in argv[1:]:
+        if "[" in a and a.endswith("]") and a[: a.index("[")].isidentifier():
+            base = a[: a.index("[")]
+            key = _element_key(a[a.index("[") + 1 : -1], env, base)
+            entries = get_array(env, base)
+            if key is None or entries is None:
+                env.pop(ARRAY + base, None)
+                env[base] = None
+            else:  # the array is sparse from here on
+                put_array(env, base, [(k, v) for k, v in entries if k != key])
+            continue
         if a.startswith("-") or not a.isidentifier():
             continue
         if "-n" not in argv[1:]:
@@ -431,6 +472,7 @@ def unset(argv: list[str], env: Env) -> None:
             env.pop("IFS", None)
         else:
             env[a] = ""
+            env[UNSET + a] = ""
 
 
 def alias_text(

@@ -110,6 +110,9 @@ def expand(raw: str, env: Env) -> tuple[list[str], bool] | None:
         return None
     vals, many, rest = got
     if rest and rest[0] == ":" and rest[1:2] not in ("-", "=", "?", "+") and many:
+        entries = get_array(env, target(env, _leading_name(body)))
+        if entries and [k for k, _ in entries] != [str(i) for i in range(len(entries))]:
+            return None  # a sparse array slices by index: not modelled
         sliced = _slice(vals, rest[1:], env)
         return None if sliced is None else (sliced, True)
     out: list[str] = []
@@ -267,11 +270,18 @@ def operate(v: str, rest: str, env: Env, set_name: str = "") -> str | None:
     if op2 in (":-", ":=", ":?", ":+") or op1 in ("-", "=", "?", "+"):
         colon = op1 == ":"
         word = rest[2:] if colon else rest[1:]
-        is_set = not colon or v != ""
+        name = _leading_name(set_name)
+        is_set = v != "" or not (colon or UNSET + name in env)
         kind = rest[1] if colon else op1
         if kind == "+":
             return words(word, env) if is_set else ""
-        return v if is_set else words(word, env)
+        if is_set:
+            return v
+        value = words(word, env)
+        if kind == "=" and name:  # ${v:=x} assigns as well
+            env[target(env, name)] = value
+            env.pop(UNSET + name, None)
+        return value
     if op1 == ":":
         off_text, sep, length_text = rest[1:].partition(":")
         off = arith(off_text, env)
@@ -310,6 +320,16 @@ def words(text: str, env: Env) -> str | None:
             return None
         out.append(piece)
     return "".join(out)
+
+
+UNSET = "\x00unset:"  # a variable `unset` removed (empty, but ${v-x} gives x)
+
+
+def _leading_name(text: str) -> str:
+    end = 0
+    while end < len(text) and (text[end].isalnum() or text[end] == "_"):
+        end += 1
+    return text[:end]
 
 
 def _regex(text: str, env: Env) -> str | None:
@@ -404,9 +424,7 @@ def _transform(v: str, op: str, env: Env, set_name: str) -> str | None:
         return None if "$" in v or "\\" in v else v
     if op == "A":
         return f"{set_name.partition('@')[0]}='{v}'"
-    if op == "a":
-        return ""
-    return None
+    return None  # @a (attributes) and the rest: not modelled
 
 
 def arith(text: str, env: Env) -> int | None:

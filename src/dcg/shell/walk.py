@@ -180,7 +180,7 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
     stdin = None
     for op, target in simple.redirects:
         if isinstance(target, Heredoc):
-            stdin = target.body or ""
+            stdin = target.body or "" if target.quoted else (target.body or "").replace("\\\n", "")
             redirects.append((op, target.delim))
             continue
         text = ""
@@ -355,7 +355,8 @@ def _command(
         child = ctx.child((*work.via, label))
         if work.positional is not None and kind == "sh":
             shellvars.set_positional(child.env, work.positional)
-        if kind == "sh":
+        if kind == "sh":  # the payload's environment has the prefix assignments
+            child.env.update((k, v) for k, v in work.assigns.items() if k[:1] != "\x00")
             unseen = opaque.whole_unknown(text, child.env)
             if unseen is not None:
                 WALKER.emit(f"{label} runs {unseen}, which dcg cannot know", child, out)

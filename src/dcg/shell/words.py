@@ -117,9 +117,9 @@ def _default_form(raw: str, env: dict[str, str | None]) -> tuple[str, bool]:
     got = env[name]
     if got is None:
         return "$(…)", True
-    if got or op[:1] in ("-", "=", "?"):
+    if got or (op[:1] in ("-", "=", "?") and "\x00unset:" + name not in env):
         return got, False
-    return raw, True
+    return raw, True  # empty, or unset (dcg.shell.params.UNSET): dcg.shell.params decides
 
 
 # Positional parameters the walker may know, and their key in the variable table.
