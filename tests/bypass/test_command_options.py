@@ -30,6 +30,11 @@ STOP = [
     ("socat - SYSTEM:'rm -rf src'", "socat"),
     ("split --filter='rm -rf src' README", "split"),
     ("git ls-remote --upload-pack='rm -rf src #' .", "git"),
+    ("git clone -q -u 'rm -rf src #' . ../cl", "git"),
+    ("printf '!rm -rf src\\nq\\n' | ed", "ed"),
+    ("printf 'r !rm -rf src\\nq\\n' | ed -s README", "ed"),
+    ("printf '#!/bin/sh\\nrm -rf src\\n' > x; chmod +x x; GIT_SSH=./x git fetch -q h:y", "git"),
+    ("printf '#!/bin/sh\\nrm -rf src\\n' > ls; chmod +x ls; PATH=.:$PATH ls", "bash"),
 ]
 PASS = [
     "tar czf out.tgz README",
@@ -39,6 +44,10 @@ PASS = [
     "split -l 10 README part-",
     "sort -o out.txt README",
     "git fetch origin",
+    "git push -u origin main",
+    "git add -u",
+    "printf ',p\\nq\\n' | ed -s README",
+    "PATH=/usr/local/bin:$PATH ls",
 ]
 
 
@@ -47,7 +56,13 @@ def _home(home: Path) -> dict[str, str]:
     (home / "src" / "canary").write_text("alive\n")
     (home / "README").write_text("hello\n")
     (home / "tmp").mkdir(exist_ok=True)
-    return {"HOME": str(home), "TMPDIR": str(home / "tmp"), "PATH": os.environ["PATH"]}
+    env = {"HOME": str(home), "TMPDIR": str(home / "tmp"), "PATH": os.environ["PATH"]}
+    if shutil.which("git") is not None and not (home / ".git").exists():
+        ident = {"GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
+                 "GIT_COMMITTER_EMAIL": "t@t"}  # fmt: skip
+        for args in (["init", "-q"], ["add", "README"], ["commit", "-qm", "base"]):
+            subprocess.run(["git", *args], cwd=home, env={**env, **ident}, check=True)
+    return env
 
 
 def _verdicts(command: str, home: Path) -> set[str]:

@@ -82,8 +82,11 @@ def resolve(word: str, env: dict[str, str | None], path_set: bool = False) -> st
     # A PATH set on the line (its value may be unknown: `PATH=$PWD/b:$PATH`) finds a link
     # or copy the line made under the command's name.
     for key, held in env.items():
-        if held and key.startswith((_FILE, _MOVED)) and key.rpartition("/")[2] == word:
-            program = _program(key.partition(":")[2], env)
+        path = key.partition(":")[2]
+        if held and key.startswith((_FILE, _MOVED)) and path.rpartition("/")[2] == word:
+            program = _program(path, env)
             if program is not None:
                 return program
+            if key.startswith(_FILE):  # a script written on the line: run by its path
+                return path if "/" in path else "./" + path
     return None

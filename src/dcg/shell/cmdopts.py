@@ -46,6 +46,8 @@ def handle(w: Work) -> None:
         return
     table = TABLE[name]
     argv = w.argv
+    if name == "git" and "clone" in argv[1:4]:  # clone's -u is --upload-pack
+        table = {**table, "-u": "sh"}
     k = 1
     while k < len(argv):
         a = argv[k]

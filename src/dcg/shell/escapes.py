@@ -110,6 +110,17 @@ def vim(w: Work) -> None:
         _opaque(w, f"{name} runs ex commands piped in from {w.feeder or 'a command'}")
 
 
+def ed(w: Work) -> None:
+    """ed reads its commands on stdin: ``!CMD``, ``r !CMD``, ``w !CMD``, ``e !CMD`` run a shell."""
+    text = w.stdin if w.stdin is not None else w.fed
+    if text is not None:
+        _ex(w, text.replace("\ne !", "\n!").replace("\nE !", "\n!"), "ed")
+    elif w.piped:
+        _opaque(w, f"ed runs commands piped in from {w.feeder or 'a command'}")
+    elif w.infile is not None:
+        _opaque(w, f"ed runs the commands in {w.infile}")
+
+
 # ---- sqlite3: dot commands that run a shell ----
 
 

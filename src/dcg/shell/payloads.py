@@ -385,6 +385,8 @@ HANDLERS: dict[str, Callable[[Work], None]] = {
     "mawk": _awk,
     "nawk": _awk,
     **{name: _escape("vim") for name in ("vim", "vi", "ex", "nvim", "view", "gvim", "vimdiff")},
+    "ed": _escape("ed"),
+    "red": _escape("ed"),
     "sqlite3": _escape("sqlite"),
     **{name: _runner(name) for name in ("tmux", "screen", "crontab", "sed", "gsed")},
     **{name: _escape("tcl") for name in ("tclsh", "wish", "expect", "tclsh8.6", "jimsh")},

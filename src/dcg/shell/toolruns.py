@@ -59,7 +59,7 @@ GIT_KEYS: dict[str, str] = {
 
 # Variables git runs as shell text, from the command's assignments or the line's exports.
 GIT_ENV = ("GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_PAGER", "PAGER", "EDITOR", "VISUAL",
-           "GIT_SSH_COMMAND", "GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "SSH_ASKPASS",
+           "GIT_SSH_COMMAND", "GIT_SSH", "GIT_EXTERNAL_DIFF", "GIT_ASKPASS", "SSH_ASKPASS",
            "GIT_PROXY_COMMAND", "LESSOPEN", "LESSCLOSE")  # fmt: skip
 
 # Other programs and the variables they run as shell text.
