@@ -92,14 +92,15 @@ def test_safe_pattern_excuses_only_its_segment(pack_id: str, safe: str, blocked:
         assert evaluate(line, [pack_id], cwd=CWD).matches, line
 
 
-# Field names and common values of the hook payloads of every supported agent.
+# Field names and common values of the hook payloads of every supported agent, as the
+# prefilter sees them (quotes stripped: `"toolName": "bash",` is `toolname: bash,`).
 PAYLOAD_WORDS = (
     "session_id transcript_path /home/dev/.claude/projects/-home-dev-app/abc.jsonl "
     "/home/dev/.codex/sessions/2026/rollout.jsonl cwd permission_mode default plan acceptEdits "
-    "auto dontAsk bypassPermissions hook_event_name PreToolUse tool_name Bash PowerShell "
+    "auto dontAsk bypassPermissions hook_event_name PreToolUse tool_name: Bash, PowerShell "
     "tool_input command description timeout run_in_background tool_use_id toolu_01 agent_id "
     "agent_type turn_id model gpt-5-codex BeforeTool timestamp run_shell_command sessionId "
-    "toolName bash toolArgs beforeShellExecution conversation_id generation_id workspace_roots "
+    "toolName: bash, toolArgs beforeShellExecution conversation_id generation_id workspace_roots "
     "agent_action_name pre_run_command trajectory_id execution_id tool_info command_line "
     "sessionID tool"
 )

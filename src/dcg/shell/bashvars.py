@@ -24,7 +24,6 @@ from dcg.shell.params import (
     run_later,
     target,
 )
-from dcg.shell.patterns import decode
 from dcg.shell.shellvars import PINS, apply_pins
 
 TYPE_CHECKING = False
@@ -301,72 +300,6 @@ def _mapfile(argv: list[str], stdin: str | None, env: Env) -> None:
             run_later(env, f"{callback} {k} {shlex.quote(ln)}")
 
 
-def printf_v(argv: list[str], dyns: list[bool], env: Env) -> None:
-    """``printf -v NAME FORMAT ARGS``: NAME holds what printf would print."""
-    if len(argv) < 4 or argv[1] != "-v":
-        if len(argv) >= 3 and argv[1].startswith("-v") and len(argv[1]) > 2:
-            argv = [argv[0], "-v", argv[1][2:], *argv[2:]]
-            dyns = [dyns[0], dyns[1], *dyns[1:]]
-        else:
-            return
-    name = argv[2]
-    if "[" in name:
-        code_in(name[name.index("[") :], env)
-        return
-    if argv[3:4] == ["--"]:
-        argv, dyns = argv[:3] + argv[4:], dyns[:3] + dyns[4:]
-    if any(dyns[3:]) or len(argv) < 4:
-        env[target(env, name)] = None
-        return
-    env[target(env, name)] = format_text(argv[3], argv[4:])
-
-
-def format_text(fmt: str, args: list[str]) -> str | None:
-    """What ``printf FORMAT ARGS`` prints for the conversions %s %b %d %c %q %%; None
-    for any other."""
-    import re
-
-    spec = re.compile(r"%([-+ #0]*)(\d*)(?:\.(\d+))?([sbdiqc%])|%")
-    out: list[str] = []
-    args = list(args)
-    while True:
-        used = False
-        pos = 0
-        text = decode(fmt, "fmt")[0]
-        for m in spec.finditer(text):
-            out.append(text[pos : m.start()])
-            pos = m.end()
-            conv = m.group(4)
-            if conv is None:
-                return None
-            if conv == "%":
-                out.append("%")
-                continue
-            arg = args.pop(0) if args else ""
-            used = True
-            if conv in "di":
-                arg = arg or "0"
-                if not arg.lstrip("-").isdigit():
-                    return None
-            elif conv == "b":
-                arg, stop = decode(arg, "b")
-                if stop:  # `\c` in a %b argument ends all output there
-                    return "".join(out) + arg
-            elif conv == "q":
-                import shlex
-
-                arg = shlex.quote(arg)
-            elif conv == "c":
-                arg = arg[:1]
-            if m.group(3) is not None and conv in "sbqc":
-                arg = arg[: int(m.group(3))]
-            width = int(m.group(2) or 0)
-            out.append(arg.ljust(width) if "-" in m.group(1) else arg.rjust(width))
-        out.append(text[pos:])
-        if not args or not used:
-            return "".join(out)
-
-
 def alias(argv: list[str], env: Env) -> None:
     """``alias NAME=VALUE …`` and ``unalias NAME`` (``-a``: all)."""
     if argv[0] == "unalias":
@@ -428,6 +361,8 @@ def builtin(
         else:
             read(argv, stdin, env)
     elif name == "printf":
+        from dcg.shell.printfmt import printf_v
+
         printf_v(argv, dyns, env)
     elif name == "unset":
         unset(argv, env)

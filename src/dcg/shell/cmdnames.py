@@ -47,7 +47,7 @@ def rename(argv: list[str], env: dict[str, str | None], assigns: list[Word]) -> 
     ):
         return
     found = resolve(word, env, path_set)
-    if found:
+    if found and not any(c in found for c in "$`(…"):  # a copy of `$(which x)`: selfline's
         argv[0] = found
 
 

@@ -26,13 +26,12 @@ def echo_text(args: list[str]) -> str:
 
 
 def printf_text(args: list[str]) -> str | None:
-    """The output of ``printf FORMAT ARGS`` when it is known (dcg.shell.bashvars.format_text),
-    else None."""
+    """The output of ``printf FORMAT ARGS`` when it is known (dcg.shell.printfmt), else None."""
     if args[:1] == ["--"]:
         args = args[1:]
     if not args or args[0].startswith("-"):
         return None
-    from dcg.shell.bashvars import format_text
+    from dcg.shell.printfmt import format_text
 
     text = format_text(args[0], args[1:])
     return None if text is None else text.rstrip("\n")
