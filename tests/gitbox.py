@@ -81,11 +81,10 @@ def bash(box: Path, env: dict[str, str], command: str) -> None:
     subprocess.run(["bash", "-c", command], cwd=box, env=env, capture_output=True, timeout=60)
 
 
-def state(box: Path, env: dict[str, str]) -> dict[str, object]:
-    """What the losses are judged on: files, refs, reachable commits, objects."""
+def state(box: Path, env: dict[str, str], feat: str) -> dict[str, object]:
+    """What the losses are judged on: files, refs, where the feature commit ``feat`` is."""
     read = lambda p: (box / p).read_text() if (box / p).is_file() else None  # noqa: E731
     refs = _git(box, env, "for-each-ref", "--format=%(refname) %(objectname)")
-    feat = _git(box, env, "rev-parse", "-q", "--verify", "feature")
     return {
         "canary": read("src/canary"),
         "new": read("src/new.py"),
@@ -94,7 +93,7 @@ def state(box: Path, env: dict[str, str]) -> dict[str, object]:
         "refs": refs,
         "remote": _git(box, env, "ls-remote", "origin"),
         "stash": _git(box, env, "stash", "list"),
-        "reflogs": (box / ".git" / "logs").is_dir(),
+        "reflogs": (box / ".git" / "logs" / "HEAD").is_file(),
         "branched": _git(box, env, "branch", "-a", "--contains", feat) if feat else "",
         "feature": feat,
     }
@@ -125,11 +124,12 @@ LOSSES = {
 def losses(tmp_path: Path, setup: str, command: str, submodule: bool = False) -> list[str]:
     """The kinds of loss ``command`` causes in real bash, after ``setup``."""
     box, env = make(tmp_path, submodule)
+    feat = _git(box, env, "rev-parse", "feature")  # the commit only `feature` holds
     if setup:
         bash(box, env, setup)
-    before = state(box, env)
+    before = state(box, env, feat)
     bash(box, env, command)
-    after = state(box, env)
+    after = state(box, env, feat)
     return [k for k, lost in LOSSES.items() if lost(before, after, box, env)]
 
 

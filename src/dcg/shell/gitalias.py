@@ -350,6 +350,17 @@ def resolve(w: Work, env: dict[str, str | None]) -> None:
     from dcg.shell import toolruns
 
     toolruns.git(w, env, lookup.every())
+    if len(w.argv) > 1:
+        from dcg.shell import gitforms
+
+        gitforms.mark(w, env, _start(git, env), lookup.every())
+
+
+def patch(w: Work, env: dict[str, str | None]) -> None:
+    """``patch -R`` of the work tree's own diff (:func:`dcg.shell.gitforms.patch`)."""
+    from dcg.shell import gitforms
+
+    gitforms.patch(w, env, _start(_Git(), env))
 
 
 # Subcommands whose settings (mirror, push refspecs, expiry) make them do what a flag says.

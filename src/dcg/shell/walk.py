@@ -242,11 +242,6 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
         out.append(opaque.command(why, ctx.via))
 
 
-# Builtins that set variables in ways dcg.shell.bashvars models.
-_BASHVARS = frozenset(("declare", "typeset", "local", "read", "mapfile", "readarray",
-                       "printf", "alias", "unalias", "unset"))  # fmt: skip
-
-
 # Builtins and variables dcg.shell.bashvars models (bash runs the latter's value).
 _BASHVARS = frozenset(("declare", "typeset", "local", "read", "mapfile", "readarray",
                        "printf", "alias", "unalias", "unset"))  # fmt: skip
@@ -310,6 +305,8 @@ def _command(
             shellvars.wrapper_dir("git", work.argv, work.assigns)
             gitalias.resolve(work, ctx.env)
             work.argv = gitargs.expand_prefixes(work.argv)
+        elif work.argv[0] == "patch":
+            gitalias.patch(work, ctx.env)
         elif clients.is_client(work.argv[0]):
             work.argv, work.dyns = clients.rewrite(work.argv, work.dyns)
             work.stdin = clients.code(work.argv[0], work.stdin)
