@@ -23,12 +23,18 @@ FILE = "\x00file:"  # dcg.shell.runtext.FILE
 WORKTREE_DIFF = "\x00worktree-diff"  # dcg.shell.toolruns.WORKTREE_DIFF
 ZERO = frozenset(("0" * 40, "0" * 64))
 _NOW = ("now", "all", "0", "never")
-# Options (of the subcommands below) whose value is the next word.
-_VALUED = frozenset(("-m", "-u", "--set-upstream-to", "-t", "--track", "--conflict", "-U",
-                     "--pathspec-from-file", "--orphan", "--depth", "--deepen", "--upload-pack",
-                     "-o", "--server-option", "--refmap", "-j", "--jobs", "--negotiation-tip",
-                     "--shallow-since", "--shallow-exclude", "--recurse-submodules-default",
-                     "--filter", "--task", "--schedule"))  # fmt: skip
+# Options whose value is the next word, by subcommand.
+_VALUED = {
+    "branch": frozenset(("-u", "--set-upstream-to", "--contains", "--no-contains", "--merged",
+                         "--no-merged", "--points-at", "--sort", "--format", "--column")),
+    "checkout": frozenset(("-b", "-B", "--orphan", "--conflict", "--pathspec-from-file", "-U")),
+    "switch": frozenset(("-c", "-C", "--create", "--force-create", "--orphan", "--conflict")),
+    "update-ref": frozenset(("-m",)),
+    "fetch": frozenset(("--depth", "--deepen", "--upload-pack", "-o", "--server-option",
+                        "--refmap", "-j", "--jobs", "--negotiation-tip", "--shallow-since",
+                        "--shallow-exclude", "--recurse-submodules-default", "--filter")),
+    "maintenance": frozenset(("--task", "--schedule")),
+}  # fmt: skip
 
 
 def _short(a: str, letter: str) -> bool:
@@ -42,6 +48,7 @@ def _input(w: Work) -> bool:
 
 def _split(argv: list[str], start: int) -> tuple[list[str], list[str]]:
     """(options, operands) of ``argv[start:]``; ``--`` ends the options."""
+    valued = _VALUED.get(argv[1], frozenset()) | (_VALUED["fetch"] if argv[1] == "pull" else set())
     opts: list[str] = []
     ops: list[str] = []
     k = start
@@ -52,7 +59,7 @@ def _split(argv: list[str], start: int) -> tuple[list[str], list[str]]:
             break
         if a.startswith("-") and len(a) > 1:
             opts.append(a)
-            if a in _VALUED and k + 1 < len(argv):
+            if a in valued and k + 1 < len(argv):
                 k += 1
         else:
             ops.append(a)
@@ -81,10 +88,11 @@ def mark(
             _add(w, "--force")
     elif sub == "update-ref":
         _update_ref(w, env, here, opts, ops)
-    elif sub == "apply" and here is not None:
+    elif sub == "apply" and here is not None and "--worktree-diff" not in argv:
+        files = ops or ([w.infile] if w.infile else []) or w.feed_files
         if any(o == "--reverse" or _short(o, "R") for o in opts) and any(
             env.get(FILE + f) == WORKTREE_DIFF or reverses_worktree(_patch(f, env, here), here)
-            for f in ops
+            for f in files
         ):
             _add(w, "--worktree-diff")
     elif sub == "maintenance" and ops[:1] == ["run"]:
@@ -310,6 +318,8 @@ def patch(w: Work, env: dict[str, str | None], here: str | None) -> None:
         source = ops[1]
     if source is None and w.infile is not None:
         source = w.infile
+    if source is None and w.feed_files:  # cat p.diff | patch -R
+        source = w.feed_files[0]
     diff = False
     if source is not None and here is not None:
         diff = env.get(FILE + source) == WORKTREE_DIFF or reverses_worktree(

@@ -44,6 +44,8 @@ def files(
         found, value = variable(name)
         if found and value is None:
             return [], f"${name} is computed at run time"
+        if found and value is not None and (value == "~" or value.startswith("~/")):
+            value = (os.environ.get("HOME") or "") + value[1:]  # the shell expands ~ in =…
         if found:
             environ[name] = value
     includes: list[str] = []
