@@ -104,6 +104,12 @@ def _gone(box: Path, env: dict[str, str], sha: object) -> bool:
     return bool(sha) and done.returncode != 0
 
 
+def _tag(state: dict[str, object]) -> str | None:
+    """The line naming tag v1 and its tag object (gone when deleted or forced over)."""
+    lines = str(state["refs"]).splitlines()
+    return next((line for line in lines if line.startswith("refs/tags/v1 ")), None)
+
+
 # What each kind of loss looks at, before and after the command.
 LOSSES = {
     "work": lambda b, a, box, env: b["canary"] != a["canary"] or b["new"] != a["new"],
@@ -113,9 +119,7 @@ LOSSES = {
     "remote": lambda b, a, box, env: b["remote"] != a["remote"],
     "commit": lambda b, a, box, env: bool(b["branched"]) and not a["branched"],
     "object": lambda b, a, box, env: _gone(box, env, b["feature"]),
-    "tag": lambda b, a, box, env: (
-        "refs/tags/v1 " in str(b["refs"]) and "refs/tags/v1 " not in str(a["refs"])
-    ),
+    "tag": lambda b, a, box, env: _tag(b) is not None and _tag(b) not in str(a["refs"]),
     "stash": lambda b, a, box, env: bool(b["stash"]) and not a["stash"],
     "reflogs": lambda b, a, box, env: bool(b["reflogs"]) and not a["reflogs"],
 }

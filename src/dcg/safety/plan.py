@@ -120,7 +120,8 @@ def _refs(name: str, argv: Sequence[str], here: str) -> RefScope:
         prefix = "refs/remotes/" if remote else "refs/heads/"
         return RefScope([prefix + n for n in names], branches=() if remote else names)
     if name == "tag-delete":
-        return RefScope([f"refs/tags/{n}" for n in names])
+        over = [o.partition("=")[2] for o in opts if o.startswith("--overwrites-tag=")]
+        return RefScope([f"refs/tags/{n}" for n in (over or names)])
     if name == "update-ref-delete":
         return RefScope(names[:1])
     if name == "branch-overwrite":

@@ -34,6 +34,9 @@ _VALUED = {
                         "--refmap", "-j", "--jobs", "--negotiation-tip", "--shallow-since",
                         "--shallow-exclude", "--recurse-submodules-default", "--filter")),
     "maintenance": frozenset(("--task", "--schedule")),
+    "tag": frozenset(("-m", "--message", "-F", "--file", "-u", "--local-user", "--contains",
+                      "--no-contains", "--points-at", "--merged", "--no-merged", "--sort",
+                      "--format", "--cleanup")),
 }  # fmt: skip
 
 
@@ -97,6 +100,16 @@ def mark(
             _add(w, "--worktree-diff")
     elif sub == "maintenance" and ops[:1] == ["run"]:
         _maintenance(w, settings)
+    # git tag -f NAME over an existing tag: the old tag object is dropped.
+    if (
+        sub == "tag"
+        and here is not None
+        and ops
+        and any(o == "--force" or _short(o, "f") for o in opts)
+        and not any(o in ("-d", "--delete", "-l", "--list") for o in opts)
+        and branch_exists(here, ops[0], "tags")
+    ):
+        _add(w, f"--overwrites-tag={ops[0]}")
     if sub in ("branch", "checkout", "switch", "fetch", "pull") and here is not None:
         for name in _overwritten(sub, argv, opts, ops, here):
             _add(w, f"--overwrites-branch={name}")
@@ -211,18 +224,18 @@ def _git_dirs(here: str) -> list[str]:
     return [os.path.dirname(p) for p in gitconfig.repository_config(here)]
 
 
-def branch_exists(here: str, name: str) -> bool:
-    """Whether ``refs/heads/NAME`` exists in the repository ``here`` is in (a reftable
-    store, which dcg does not read, counts as yes)."""
+def branch_exists(here: str, name: str, kind: str = "heads") -> bool:
+    """Whether ``refs/heads/NAME`` (``refs/KIND/NAME``) exists in the repository ``here``
+    is in (a reftable store, which dcg does not read, counts as yes)."""
     from dcg.shell import gitconfig
 
     for git_dir in _git_dirs(here):
         if os.path.isdir(os.path.join(git_dir, "reftable")):
             return True
-        if os.path.isfile(os.path.join(git_dir, "refs", "heads", name)):
+        if os.path.isfile(os.path.join(git_dir, "refs", kind, name)):
             return True
         packed = gitconfig._read(os.path.join(git_dir, "packed-refs")) or ""
-        if f" refs/heads/{name}\n" in packed:
+        if f" refs/{kind}/{name}\n" in packed:
             return True
     return False
 

@@ -68,12 +68,14 @@ RULES = (
         "tag-delete",
         keep="refs",
         severity="high",
-        pattern=r"^git tag\b.* (?:--delete|-[a-zA-Z]*d[a-zA-Z]*)(?: |$)",
+        pattern=r"^git tag\b.* (?:--delete|-[a-zA-Z]*d[a-zA-Z]*|--overwrites-tag=[^ ]+)(?: |$)",
         keywords=("tag",),
         reason="git tag -d deletes a tag, and an annotated tag's object with it",
         explanation=(
             "Tags have no reflog: the deleted tag, and the tag object of an annotated tag "
-            "(its message and signature), are left unreachable and go at the next gc."
+            "(its message and signature), are left unreachable and go at the next gc. "
+            "git tag -f over an existing tag drops the old one the same way (dcg marks it "
+            "--overwrites-tag)."
         ),
         alternative="keep the tag, or note its id (git rev-parse TAG) before deleting it",
         blocks=("git tag -d v1", "git tag --delete v1.0 v1.1"),
