@@ -114,7 +114,7 @@ def _tag(state: dict[str, object]) -> str | None:
 LOSSES = {
     "work": lambda b, a, box, env: b["canary"] != a["canary"] or b["new"] != a["new"],
     "untracked": lambda b, a, box, env: b["new"] != a["new"],
-    "resolved": lambda b, a, box, env: b["a"] != a["a"],
+    "resolved": lambda b, a, box, env: b["a"] == "RESOLVED\n" and b["a"] != a["a"],
     "lib": lambda b, a, box, env: b["lib"] != a["lib"],
     "remote": lambda b, a, box, env: b["remote"] != a["remote"],
     "commit": lambda b, a, box, env: bool(b["branched"]) and not a["branched"],

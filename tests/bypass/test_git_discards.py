@@ -60,6 +60,10 @@ STOP = [
     (DIFF, "cat p.diff | git apply -R", APPLY, "work"),
     (DIFF, "git apply -R < p.diff", APPLY, "work"),
     (DIFF, "cat p.diff | patch -R -p1", PATCH, "work"),
+    ("git diff --no-prefix > np.diff", "patch -R -p0 < np.diff", PATCH, "work"),
+    ("git diff --no-prefix > np.diff", "git apply -R -p0 np.diff", APPLY, "work"),
+    ("git diff -U1 > p.diff", "patch -R -p1 src/canary p.diff", PATCH, "work"),
+    ("git diff > p.diff; git add -N src/new.py", "git apply -R p.diff", APPLY, "work"),
     ("printf 'c\\n' > answers.txt", "git clean -id < answers.txt", CLEAN, "untracked"),
     ("", "git clean -i -d <<< c", CLEAN, "untracked"),
     ("", "git clean --interactive -d <<'EOF'\nc\nEOF", CLEAN, "untracked"),
@@ -100,6 +104,8 @@ SAFE = [
         "git apply fix.diff",
     ),
     (DIFF, "git apply --check p.diff"),
+    ("git show HEAD > last.diff", "git apply -R last.diff"),
+    ("git show HEAD > last.diff", "patch -R -p1 < last.diff"),
     (MERGE, "git merge --quit"),
 ]
 

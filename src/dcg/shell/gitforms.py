@@ -251,46 +251,16 @@ def current_branch(here: str) -> str:
 
 
 def reverses_worktree(patch: str, here: str) -> bool:
-    """Whether ``patch`` is a diff of uncommitted changes of the work tree ``here``: some
-    file's post-image (``index OLD..NEW``) is that file as it is now, and NEW is no object
-    git holds (never added or committed), so reversing it loses the only copy."""
-    if "diff --git " not in patch:
-        return False
-    import hashlib
-
+    """Whether reversing ``patch`` in the repository ``here`` is in takes back uncommitted
+    work (:func:`dcg.shell.gitpatch.loses_work`)."""
     dirs = _git_dirs(here)
-    top = os.path.dirname(dirs[-1]) if dirs else here
-    path = ""
-    for line in patch.split("\n")[:20000]:
-        if line.startswith("diff --git "):
-            path = line.rpartition(" b/")[2]
-        elif line.startswith("index ") and ".." in line and path:
-            new = line[6:].split(" ")[0].partition("..")[2]
-            if len(new) < 7 or set(new) == {"0"}:
-                continue
-            from dcg.shell import gitconfig
+    if not dirs or not patch:
+        return False
+    from dcg.shell import gitpatch
 
-            data = gitconfig._read(os.path.join(top, path))
-            if data is None:
-                continue
-            raw = data.encode("utf-8", "surrogateescape")
-            digest = hashlib.sha1(b"blob %d\x00" % len(raw) + raw).hexdigest()
-            if digest.startswith(new) and not _stored(dirs, new):
-                return True
-    return False
-
-
-def _stored(dirs: list[str], prefix: str) -> bool:
-    """A loose object whose id starts with ``prefix`` exists (packs are not searched:
-    stricter, never milder)."""
-    for git_dir in dirs:
-        try:
-            names = os.listdir(os.path.join(git_dir, "objects", prefix[:2]))
-        except OSError:
-            continue
-        if any(n.startswith(prefix[2:]) for n in names):
-            return True
-    return False
+    git_dir = dirs[-1]
+    top = os.path.dirname(git_dir) if os.path.basename(git_dir) == ".git" else here
+    return gitpatch.loses_work(patch, top, git_dir)
 
 
 def patch(w: Work, env: dict[str, str | None], here: str | None) -> None:
