@@ -75,6 +75,9 @@ STOP = [
     ("", "rm -r ./.git/logs/refs", FILES, ""),
     ("", "find .git/logs -type f -delete", FILES, "reflogs"),
     ("", "rm -f .git/refs/heads/feature", FILES, "commit"),
+    ("git stash push -q -m wip", "cd .git/refs && rm -f stash", FILES, "stash"),
+    ("", "cd .git && rm -rf logs", FILES, "reflogs"),
+    ("", "cd .git/refs/heads; rm feature", FILES, "commit"),
     ("git pack-refs --all", "rm .git/packed-refs", FILES, "commit"),
     (OFF, f"git {NOW} maintenance run --task=gc", GC, "object"),
     (OFF, f"git {NOW} maintenance run", GC, "object"),
@@ -105,6 +108,8 @@ SAFE = [
     ("", "git tag -a v2 -m release"),
     ("", "git tag -f v2"),
     ("", "cat .git/packed-refs; ls .git/refs/heads"),
+    ("", "cd .git/refs && ls"),
+    ("mkdir logs; echo x > logs/app.log", "rm logs/app.log"),
     (OFF, "git maintenance run --task=gc"),
     (OFF, "git gc"),
 ]

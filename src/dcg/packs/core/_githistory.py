@@ -121,7 +121,8 @@ RULES = (
             "rm -rf .git/logs",
             "rm .git/packed-refs",
             "rm -f .git/refs/heads/feature",
+            "cd .git && rm -rf logs",
         ),
-        allows=("cat .git/packed-refs", "ls .git/refs/heads", "rm -rf build"),
+        allows=("cat .git/packed-refs", "ls .git/refs/heads", "rm -rf build", "rm -rf logs"),
     ),
 )
