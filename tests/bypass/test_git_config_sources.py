@@ -117,3 +117,23 @@ def test_config_on_the_line_stopped_however_placed(
 def test_config_everyday_passes(isolated_home: Path, setup: str, command: str) -> None:
     assert gitbox.judged(isolated_home / "j", setup, command)[0] == "", command
     assert gitbox.losses(isolated_home / "r", setup, command) == [], command
+
+
+UNDER_HOME = [
+    "cp cfg0 ~/c9; git -c include.path=$HOME/c9 x",
+    "cp cfg0 ~/c9 && git -c include.path=~/c9 x",
+    "cp cfg0 ~/c9; GIT_CONFIG_GLOBAL=~/c9 git x",
+    'cp cfg0 ~/c9; git -c include.path="${HOME}/c9" x',
+]
+
+
+@pytest.mark.parametrize("command", UNDER_HOME)
+def test_config_under_home_stopped(isolated_home: Path, command: str) -> None:
+    """``~`` and ``$HOME`` name the same directory for the shell and for dcg here."""
+    box, env = gitbox.make(isolated_home / "r")
+    decision, details = gitbox.hook(command, box)
+    assert decision == "deny", command
+    assert RESET in details, details
+    before = (box / "src" / "canary").read_text()
+    gitbox.bash(box, dict(env, HOME=str(isolated_home)), command)
+    assert (box / "src" / "canary").read_text() != before, command

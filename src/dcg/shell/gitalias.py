@@ -122,17 +122,19 @@ _PWDS = ("$PWD", "${PWD}", "$(pwd)", "`pwd`")
 
 
 def _pwd(text: str, env: dict[str, str | None]) -> str | None:
-    """``$PWD/cfg`` (or ``$(pwd)/cfg``) with the shell's directory known: that path."""
+    """``$PWD/cfg`` (or ``$(pwd)/cfg``, ``$HOME/cfg``) with the directory known: that path."""
     here = env.get(BASE)
     moved = env.get(CWD)
     if moved == UNKNOWN or here is None:
         return None
     if moved:
         here = os.path.join(here, moved)
-    for head in _PWDS:
+    home = env["HOME"] if "HOME" in env else os.environ.get("HOME")
+    for head in (*_PWDS, "$HOME", "${HOME}"):
         rest = text[len(head) :]
         if text.startswith(head) and "$" not in rest and "`" not in rest:
-            return here + rest
+            base = here if head in _PWDS else home
+            return base + rest if base else None
     return None
 
 

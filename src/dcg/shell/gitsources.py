@@ -74,8 +74,11 @@ def written(env: dict[str, str | None]) -> dict[str, str | None]:
     if moved and not moved.startswith("\x00"):  # `cd` earlier on the line
         here = os.path.normpath(os.path.join(here, moved))
     out: dict[str, str | None] = {}
+    home = os.environ.get("HOME") or ""
     for key in keys:
         path = key[len(FILE) :]
+        if home and (path == "~" or path.startswith("~/")):  # the shell expanded it
+            path = home + path[1:]
         where = os.path.normpath(path if os.path.isabs(path) else os.path.join(here, path))
         out[where] = _text(env[key], where, env, here)
     return out
