@@ -1,4 +1,8 @@
-"""Rule checks that need more than a regex: SQL text with its string literals blanked."""
+"""Rule checks that need more than a regex: SQL string literals blanked, git's ref files.
+
+SQL text is matched with its string literals blanked; a deletion or write is matched by
+the git ref and reflog files it reaches.
+"""
 
 from __future__ import annotations
 
@@ -48,3 +52,34 @@ def outside_sql_strings(pattern: str) -> Check:
         return compiled(pattern).search(strip_sql_strings(command.text)) is not None
 
     return check
+
+
+_REF_FILES = frozenset(("refs", "logs", "packed-refs"))
+
+
+def git_ref_files(command: Command, cwd: str) -> bool:
+    """``command`` deletes or writes ``.git/refs/…``, ``.git/logs/…`` or
+    ``.git/packed-refs`` (of a git dir: ``.git`` or a directory with HEAD and refs)."""
+    argv = command.argv
+    if not argv or argv[0] == "git":
+        return False
+    from dcg.oslite import path as posixpath
+    from dcg.selfpaths import effective_cwd, normalise
+    from dcg.writes import targets
+
+    found = targets(command)
+    if not found:
+        return False
+    here = effective_cwd(command, cwd or None) or "/"
+    for word, _how in found:
+        parts = [p for p in normalise(word, here).split("/") if p]
+        for i in range(1, len(parts)):
+            if parts[i] not in _REF_FILES:
+                continue
+            git_dir = "/" + "/".join(parts[:i])
+            if parts[i - 1] == ".git" or (
+                posixpath.isfile(posixpath.join(git_dir, "HEAD"))
+                and posixpath.isdir(posixpath.join(git_dir, "refs"))
+            ):
+                return True
+    return False

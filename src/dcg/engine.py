@@ -320,6 +320,8 @@ def evaluate(
     for command, ctext in zip(commands, texts, strict=True):
         if command.argv[:1] in (("cd",), ("pushd",), ("popd",)) and not _in_subshell(command):
             here = _moved(command.argv, here)
+        if command.cwd and command.cwd != ctext:  # `cd .git/refs && rm x`: the place counts
+            ctext = f"{ctext} {command.cwd.lower()}"
         for pack_id in tried:
             if pack_id not in _EVERY_COMMAND and not mentions(ctext, KEYWORDS[pack_id]):
                 continue

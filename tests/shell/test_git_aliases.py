@@ -384,7 +384,8 @@ def test_pass_cases_pass_for_every_agent(agent: str, world: Path) -> None:
 
 
 def test_no_file_is_read_for_a_git_command(world: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """The cost is paid only for a subcommand git does not have."""
+    """The cost is paid only for a subcommand git does not have (and for those whose
+    settings act as flags: push reads remote.*.mirror, test_push_reads_its_settings)."""
     reads: list[str] = []
     real = gitconfig._read
 
@@ -393,7 +394,7 @@ def test_no_file_is_read_for_a_git_command(world: Path, monkeypatch: pytest.Monk
         return real(path)
 
     monkeypatch.setattr(gitconfig, "_read", spy)
-    for command in ("git status", "git reset --hard", "git log", "git clean -fd", "git push"):
+    for command in ("git status", "git reset --hard", "git log", "git clean -fd", "git fetch"):
         body = hookpath.payload("claude", command, cwd=str(world))
         hookpath.run(hookpath.encode(body), env=_env())
     assert reads == []

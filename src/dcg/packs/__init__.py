@@ -43,7 +43,7 @@ _SELF_KEYWORDS = (
 # (pack id, keywords). The module is ``dcg.packs.<pack id>``.
 REGISTRY: tuple[tuple[str, tuple[str, ...]], ...] = (
     # --- core (always on) ---
-    ("core.git", ("git",)),
+    ("core.git", ("git", "patch", "logs", "refs", "packed-refs")),
     # remove_tree: File::Path's tree deletion in perl code, which the embedded analysis
     # turns into rm -rf (Python's rmtree and Node's rmSync already contain "rm").
     (

@@ -72,6 +72,8 @@ def _worktree(name: str, argv: Sequence[str], here: str) -> list[Task]:
         return [Task("git", here, Scope(specs, tracked_all=True, index_head=True))]
     source: str | None = None
     specs_: list[str] | None = None
+    if name in ("patch-reverse", "sequencer-abort"):  # the whole work tree, no revision
+        return [Task("git", here, Scope(None, untracked="no", index_head=True, perms=True))]
     if sub == "restore":
         source = option_value(opts, ("-s", "--source"))
         specs_ = [*ops, *after] or None
@@ -118,9 +120,15 @@ def _refs(name: str, argv: Sequence[str], here: str) -> RefScope:
         prefix = "refs/remotes/" if remote else "refs/heads/"
         return RefScope([prefix + n for n in names], branches=() if remote else names)
     if name == "tag-delete":
-        return RefScope([f"refs/tags/{n}" for n in names])
+        over = [o.partition("=")[2] for o in opts if o.startswith("--overwrites-tag=")]
+        return RefScope([f"refs/tags/{n}" for n in (over or names)])
     if name == "update-ref-delete":
         return RefScope(names[:1])
+    if name == "branch-overwrite":
+        marked = [o.partition("=")[2] for o in opts if o.startswith("--overwrites-branch=")]
+        return RefScope([f"refs/heads/{n}" for n in marked if "*" not in n])
+    if name == "ref-files":
+        return RefScope(reflogs=True, stash="all")
     if name == "reflog-expire":
         return RefScope(reflogs=True)
     if name == "stash-clear":

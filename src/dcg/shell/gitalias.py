@@ -103,7 +103,8 @@ def _global(
 ) -> None:
     if opt == "-c":
         key, eq, val = value.partition("=")
-        git.settings.append((_key(key), None if dyn else (val if eq else "true")))
+        known = val if not dyn else _pwd(val, env)
+        git.settings.append((_key(key), None if known is None else (known if eq else "true")))
     elif opt == "--config-env":
         key, _, var = value.rpartition("=")
         git.settings.append((_key(key), None if dyn else _variable(var, env, w)))
@@ -115,6 +116,26 @@ def _global(
         # Where git works, kept for the safety net (dcg.safety.plan), which must snapshot
         # that repository and not the one of the shell's directory.
         w.via = (*w.via, f"git {opt} {UNKNOWN if dyn else value}")
+
+
+_PWDS = ("$PWD", "${PWD}", "$(pwd)", "`pwd`")
+
+
+def _pwd(text: str, env: dict[str, str | None]) -> str | None:
+    """``$PWD/cfg`` (or ``$(pwd)/cfg``, ``$HOME/cfg``) with the directory known: that path."""
+    here = env.get(BASE)
+    moved = env.get(CWD)
+    if moved == UNKNOWN or here is None:
+        return None
+    if moved:
+        here = os.path.join(here, moved)
+    home = env["HOME"] if "HOME" in env else os.environ.get("HOME")
+    for head in (*_PWDS, "$HOME", "${HOME}"):
+        rest = text[len(head) :]
+        if text.startswith(head) and "$" not in rest and "`" not in rest:
+            base = here if head in _PWDS else home
+            return base + rest if base else None
+    return None
 
 
 def _variable(name: str, env: dict[str, str | None], w: Work) -> str | None:
@@ -237,17 +258,28 @@ class _Lookup:
         # Command-scope settings win over the files: environment first, then -c/--config-env.
         self.command = _environment(w, env) + git.settings
         self.files: list[tuple[str, str]] | None = None
+        self.unknown = ""  # why a config file git reads cannot be known ("": all known)
 
     def _load(self) -> list[tuple[str, str]]:
         if self.files is None:
-            from dcg.shell import gitconfig
+            from dcg.shell import gitsources
 
             git_dir = self.git.git_dir
-            if git_dir is None:
-                git_dir = _variable("GIT_DIR", self.env, self.w)
             start = _start(self.git, self.env)
-            self.files = gitconfig.entries(start, None if git_dir == UNKNOWN else git_dir)
+            if git_dir == UNKNOWN:
+                self.files, self.unknown = [], "git --git-dir is computed at run time"
+            else:
+                self.files, self.unknown = gitsources.files(
+                    self._variable, start, git_dir, self.command, self.env
+                )
         return self.files
+
+    def _variable(self, name: str) -> tuple[bool, str | None]:
+        w, env = self.w, self.env
+        if name in w.assigns or name in env:
+            return True, _variable(name, env, w)
+        value = os.environ.get(name)
+        return value is not None, value
 
     def every(self) -> list[tuple[str, str | None]]:
         """The settings git sees, lowest precedence first: the config files when they were
@@ -265,7 +297,10 @@ class _Lookup:
                 return True, v
         if SETTING + key in self.env:
             return True, self.env[SETTING + key]
-        for k, v in reversed(self._load()):
+        files = self._load()
+        if self.unknown:
+            return True, None  # a file dcg cannot read may set it
+        for k, v in reversed(files):
             if _key(k) == key:
                 return True, v
         return False, None
@@ -291,6 +326,8 @@ def resolve(w: Work, env: dict[str, str | None]) -> None:
             break
         if value is None:
             w.opaque = f"git alias {sub!r} is set to a value computed at run time"
+            if lookup.unknown:
+                w.opaque = f"git {sub!r} may be an alias: {lookup.unknown}"
             return
         value = value.strip()
         if value.startswith("!"):
@@ -305,6 +342,8 @@ def resolve(w: Work, env: dict[str, str | None]) -> None:
         _strip_globals(w, git, env)
         lookup.command = _environment(w, env) + git.settings
     lookup = lookup or _Lookup(w, git, env)
+    if w.argv[1] in _READS_SETTINGS:
+        lookup._load()  # push, gc and reflog settings on disk or written on the line
     _force_clean(w, lookup)
     if w.argv[1] == "checkout":
         from dcg.shell import gitpaths
@@ -313,6 +352,21 @@ def resolve(w: Work, env: dict[str, str | None]) -> None:
     from dcg.shell import toolruns
 
     toolruns.git(w, env, lookup.every())
+    if len(w.argv) > 1:
+        from dcg.shell import gitforms
+
+        gitforms.mark(w, env, _start(git, env), lookup.every())
+
+
+def patch(w: Work, env: dict[str, str | None]) -> None:
+    """``patch -R`` of the work tree's own diff (:func:`dcg.shell.gitforms.patch`)."""
+    from dcg.shell import gitforms
+
+    gitforms.patch(w, env, _start(_Git(), env))
+
+
+# Subcommands whose settings (mirror, push refspecs, expiry) make them do what a flag says.
+_READS_SETTINGS = frozenset(("push", "send-pack", "gc", "reflog", "maintenance", "stash"))
 
 
 def _quote(word: str) -> str:

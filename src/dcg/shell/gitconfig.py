@@ -1,9 +1,12 @@
 """Git's config files read the way git reads them: where they are, their syntax, includes.
 
-Only what the rules need: the ``alias.*`` entries and ``clean.requireForce``. The files are
-the repository's (``.git/config`` found upwards from the directory the command runs in,
-``commondir`` of a worktree, or ``$GIT_DIR``), the user's (``~/.gitconfig`` and
-``$XDG_CONFIG_HOME/git/config``) and what they include (``include.path`` and every
+Only what the rules need: aliases, push, gc and clean settings. The files are the
+system's (``/etc/gitconfig`` or ``$GIT_CONFIG_SYSTEM``), the repository's (``.git/config``
+found upwards from the directory the command runs in, ``commondir`` of a worktree, or
+``$GIT_DIR``), the user's (``~/.gitconfig`` and ``$XDG_CONFIG_HOME/git/config``, or
+``$GIT_CONFIG_GLOBAL``; ``HOME`` as the command sees it), ``$GIT_CONFIG``, the files
+``-c include.path=…`` names, each as written earlier on the line when it was, and what
+they include (``include.path`` and every
 ``includeIf.*.path``, whether its condition holds or not: stricter, never milder). Reading
 is bounded (files, size, include depth) and costs nothing unless a git command needs it.
 """
@@ -151,14 +154,29 @@ def _read(path: str) -> str | None:
     return data.decode("utf-8", "replace")
 
 
+def _unreadable(path: str) -> bool:
+    """A file that exists but could not be read (permissions, a FIFO, not a file)."""
+    return os.path.lexists(path) and not os.path.isdir(path)
+
+
 def _expand_user(path: str, home: str) -> str:
     if path == "~" or path.startswith("~/"):
         return home + path[1:]
     return path
 
 
-def load(paths: list[str], home: str) -> list[tuple[str, str]]:
-    """The entries of the files in ``paths`` (in order) with their includes, bounded."""
+def load(
+    paths: list[str],
+    home: str,
+    texts: Mapping[str, str | None] | None = None,
+    unknown: list[str] | None = None,
+) -> list[tuple[str, str]]:
+    """The entries of the files in ``paths`` (in order) with their includes, bounded.
+
+    ``texts`` holds what files written earlier on the line will hold (by normalised path;
+    None: text dcg cannot know); a file whose text cannot be known, written so or on disk
+    but unreadable, is added to ``unknown``.
+    """
     out: list[tuple[str, str]] = []
     seen: set[str] = set()
 
@@ -166,12 +184,23 @@ def load(paths: list[str], home: str) -> list[tuple[str, str]]:
         if depth > MAX_INCLUDE_DEPTH or len(seen) >= MAX_FILES or path in seen:
             return
         seen.add(path)
-        text = _read(path)
+        if texts is not None and path in texts:
+            text = texts[path]
+            if text is None and unknown is not None:
+                unknown.append(path)
+        else:
+            text = _read(path)
+            if text is None and unknown is not None and _unreadable(path):
+                unknown.append(path)
         if text is None:
             return
         for key, value in parse(text):
             out.append((key, value))
             if key == "include.path" or (key.startswith("includeif.") and key.endswith(".path")):
+                if ("$" in value or "`" in value) and unknown is not None:
+                    # git expands no variable: the shell did, when it wrote the file
+                    unknown.append(value)
+                    continue
                 target = _expand_user(value, home)
                 if not os.path.isabs(target):
                     target = os.path.join(os.path.dirname(path), target)
@@ -182,15 +211,18 @@ def load(paths: list[str], home: str) -> list[tuple[str, str]]:
     return out
 
 
-def repository_config(start: str, git_dir: str | None = None) -> list[str]:
-    """The repository's config file(s) for a command run in ``start``."""
+def repository_config(
+    start: str, git_dir: str | None = None, texts: Mapping[str, str | None] | None = None
+) -> list[str]:
+    """The repository's config file(s) for a command run in ``start`` (a ``.git/config``
+    in ``texts``, written on the line, counts as found)."""
     if git_dir:
         base = git_dir if os.path.isabs(git_dir) else os.path.join(start, git_dir)
         return _with_common(os.path.normpath(base))
     here = os.path.normpath(start)
     for _ in range(64):
         dot = os.path.join(here, ".git")
-        if os.path.isdir(dot):
+        if os.path.isdir(dot) or (texts is not None and os.path.join(dot, "config") in texts):
             return _with_common(dot)
         if os.path.isfile(dot):
             text = _read(dot) or ""
@@ -218,20 +250,39 @@ def _with_common(git_dir: str) -> list[str]:
     return paths
 
 
-def user_config(environ: Mapping[str, str]) -> tuple[list[str], str]:
-    """The user's config files (git reads XDG first, then ~/.gitconfig) and the home dir."""
+def user_config(environ: Mapping[str, str | None]) -> tuple[list[str], str]:
+    """The system and user config files git reads, in its order (system, XDG,
+    ~/.gitconfig; ``GIT_CONFIG_SYSTEM``/``GIT_CONFIG_GLOBAL`` replace them), and the home dir.
+    ``GIT_CONFIG`` (which only ``git config`` reads) is added too: stricter, never milder."""
     home = environ.get("HOME") or os.path.expanduser("~")
     xdg = environ.get("XDG_CONFIG_HOME") or os.path.join(home, ".config")
     paths = [os.path.join(xdg, "git", "config"), os.path.join(home, ".gitconfig")]
     if environ.get("GIT_CONFIG_GLOBAL"):
-        paths = [environ["GIT_CONFIG_GLOBAL"]]
+        paths = [environ["GIT_CONFIG_GLOBAL"] or ""]
+    nosystem = (environ.get("GIT_CONFIG_NOSYSTEM") or "").lower() not in ("", "0", "false", "no")
+    if not nosystem:
+        paths.insert(0, environ.get("GIT_CONFIG_SYSTEM") or "/etc/gitconfig")
+    if environ.get("GIT_CONFIG"):
+        paths.append(environ["GIT_CONFIG"] or "")
     return paths, home
 
 
-def entries(start: str | None, git_dir: str | None = None) -> list[tuple[str, str]]:
-    """Every config entry git would see for a command run in ``start`` (None: user only)."""
-    environ = os.environ
-    paths, home = user_config(environ)
+def entries(
+    start: str | None,
+    git_dir: str | None = None,
+    environ: Mapping[str, str | None] | None = None,
+    texts: Mapping[str, str | None] | None = None,
+    unknown: list[str] | None = None,
+    includes: tuple[str, ...] = (),
+) -> list[tuple[str, str]]:
+    """Every config entry git would see for a command run in ``start`` (None: user only),
+    with ``environ`` the command's environment, ``texts`` the files written on the line
+    and ``includes`` the files ``-c include.path=…`` names."""
+    env: Mapping[str, str | None] = os.environ if environ is None else environ
+    paths, home = user_config(env)
     if start is not None or git_dir:
-        paths += repository_config(start or ".", git_dir or environ.get("GIT_DIR"))
-    return load(paths, home)
+        paths += repository_config(start or ".", git_dir or env.get("GIT_DIR"), texts)
+    paths += [_expand_user(p, home) for p in includes]
+    base = start or "."
+    paths = [os.path.normpath(p if os.path.isabs(p) else os.path.join(base, p)) for p in paths]
+    return load(paths, home, texts, unknown)

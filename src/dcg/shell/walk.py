@@ -271,8 +271,7 @@ def _values_need_a_look(simple: Simple, argv: list[str], env: dict[str, str | No
 def _command(
     work: unwrap.Work, redirects: tuple[tuple[str, str], ...], ctx: Ctx, out: list[Command]
 ) -> None:
-    # Unwrap wrappers until a command that is not one; the dynamic command word stays as
-    # written (it cannot be normalised or unwrapped).
+    # Unwrap wrappers until a command that is not one (a dynamic word stays as written).
     mark = len(out)
     raw = work.argv[0] if work.argv else ""
     while work.argv and not work.dyns[0]:
@@ -309,6 +308,8 @@ def _command(
             shellvars.wrapper_dir("git", work.argv, work.assigns)
             gitalias.resolve(work, ctx.env)
             work.argv = gitargs.expand_prefixes(work.argv)
+        elif work.argv[0] == "patch":
+            gitalias.patch(work, ctx.env)
         elif clients.is_client(work.argv[0]):
             work.argv, work.dyns = clients.rewrite(work.argv, work.dyns)
             work.stdin = clients.code(work.argv[0], work.stdin)
@@ -460,8 +461,7 @@ class _Walker:
 
 
 WALKER = _Walker()
-# Commands whose arguments mention commands without running them: the unknown-wrapper
-# policy below never applies to them.
+# Commands whose arguments mention commands without running them (never unknown wrappers).
 _NOT_WRAPPERS = frozenset((*context.ALL_ARGS, "alias", "unalias", "tldr", "cheat", "complete",
     "compgen", "hash", "history", "fc", "bind", "set", "unset", "dcg", "git", "export",
     "declare", "typeset", "local", "readonly", "read", "test", "[", "cd", "pushd", "ls",

@@ -1,6 +1,7 @@
 """Git operations that throw away uncommitted work, stashes or remote history."""
 
 from dcg.model import Pack, Rule
+from dcg.packs.core._githistory import RULES
 
 # A short-option cluster containing a letter: `-f`, `-fd`, `-xfd`.
 _F = r"-[a-zA-Z]*f[a-zA-Z]*"
@@ -44,15 +45,18 @@ PACK = Pack(
                 "Like --hard for every file that differs between the commits, while keeping "
                 "unrelated local changes; changes in those files are lost."
             ),
-            alternative="git stash first, or git merge --abort to leave a conflicted merge",
+            alternative="git stash first, or git reset --keep, which refuses to lose changes",
             blocks=("git reset --merge", "git reset --merge ORIG_HEAD"),
-            allows=("git merge --abort", "git reset --keep HEAD~1"),
+            allows=("git merge --continue", "git reset --keep HEAD~1"),
         ),
         Rule(
             "checkout-discard",
             keep="worktree",
             severity="high",
-            pattern=r"^git checkout\b(?:.* --(?: |$)| \.$| \.{1,2}/)",
+            pattern=(
+                r"^git checkout\b(?:.* --(?: |$)| \.$| \.{1,2}/"
+                r"|.* --pathspec-from-file(?:[= ]|$)|.* --answered-patch(?: |$))"
+            ),
             keywords=("checkout",),
             reason="git checkout -- <paths> overwrites local changes in those paths",
             explanation=(
@@ -67,8 +71,17 @@ PACK = Pack(
                 "git checkout main -- config.yml",
                 "git checkout .",
                 "git checkout ./src",
+                "git checkout --pathspec-from-file=list",
+                "echo src | git checkout --pathspec-from-file=-",
+                "yes | git checkout -p",
+                "git checkout --patch <<< y",
             ),
-            allows=("git checkout main", "git checkout -b feature", "git checkout -"),
+            allows=(
+                "git checkout main",
+                "git checkout -b feature",
+                "git checkout -",
+                "git checkout -p",
+            ),
         ),
         Rule(
             "checkout-force",
@@ -224,8 +237,17 @@ PACK = Pack(
                 "they survive only in the reflog until it expires."
             ),
             alternative="git branch -d <branch> (refuses unmerged branches)",
-            blocks=("git update-ref -d refs/heads/feature", "git update-ref --no-deref -d HEAD"),
-            allows=("git update-ref refs/heads/x HEAD", "git show-ref"),
+            blocks=(
+                "git update-ref -d refs/heads/feature",
+                "git update-ref --no-deref -d HEAD",
+                "git update-ref refs/heads/feature " + "0" * 40,
+                "printf 'delete refs/heads/x\\n' > ops && git update-ref --stdin < ops",
+            ),
+            allows=(
+                "git update-ref refs/heads/x HEAD",
+                "git show-ref",
+                "git update-ref refs/heads/x HEAD " + "0" * 40,
+            ),
         ),
         Rule(
             "reflog-expire",
@@ -254,18 +276,31 @@ PACK = Pack(
             keep="none",
             severity="high",
             pattern=(
-                r"^git (?:gc\b.* --prune=(?:now|all)\b"
+                r"^git (?:(?:gc|maintenance run)\b.* --prune=(?:now|all)\b"
                 r"|prune\b(?!.* (?:--dry-run|-[a-zA-Z]*n[a-zA-Z]*)(?: |$)))"
             ),
-            keywords=("gc", "prune"),
+            keywords=("gc", "prune", "maintenance"),
             reason="git gc --prune=now / git prune delete unreachable commits immediately",
             explanation=(
                 "Lost commits stay recoverable until gc prunes them (two weeks by default); "
                 "pruning now deletes every unreachable object, including just-lost work."
             ),
             alternative="git gc (default expiry), or git prune --dry-run to see what would go",
-            blocks=("git gc --prune=now", "git gc --aggressive --prune=all", "git prune"),
-            allows=("git gc", "git gc --auto", "git prune --dry-run", "git prune -n"),
+            blocks=(
+                "git gc --prune=now",
+                "git gc --aggressive --prune=all",
+                "git prune",
+                "git -c gc.pruneExpire=now maintenance run --task=gc",
+                "git -c gc.reflogExpire=now maintenance run",
+            ),
+            allows=(
+                "git gc",
+                "git gc --auto",
+                "git prune --dry-run",
+                "git prune -n",
+                "git maintenance run --task=gc",
+                "git -c gc.pruneExpire=now maintenance run --task=commit-graph",
+            ),
         ),
         Rule(
             "history-rewrite",
@@ -391,5 +426,6 @@ PACK = Pack(
             blocks=("git worktree remove --force ../wt", "git worktree remove -f feature-wt"),
             allows=("git worktree list", "git worktree remove ../clean-wt"),
         ),
+        *RULES,
     ),
 )

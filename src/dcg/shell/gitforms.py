@@ -1,0 +1,321 @@
+"""Git commands whose flags do not say what they destroy: made explicit for the rules.
+
+``yes | git checkout -p`` answers every prompt with yes and discards the work tree's
+changes; ``git clean -i < answers`` cleans; ``git update-ref REF 0000…`` deletes REF;
+``git branch -M a b``, ``git branch -f b``, ``git checkout -B b``, ``git switch -C b``,
+``git fetch . +a:b`` and ``git update-ref refs/heads/b X`` move an existing branch off
+its commits; ``git maintenance run`` runs gc with the gc settings; ``git apply -R p.diff``
+and ``patch -R`` of a patch of the uncommitted changes put them back. :func:`mark` adds
+the words the rules look for (``-d``, ``--force``, ``--answered-patch``,
+``--worktree-diff``, ``--overwrites-branch=NAME``, ``--prune=now``); reading a ref or a
+patch file on disk only for these subcommands.
+"""
+
+from __future__ import annotations
+
+from dcg import oslite as os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from dcg.shell.unwrap import Work
+
+FILE = "\x00file:"  # dcg.shell.runtext.FILE
+WORKTREE_DIFF = "\x00worktree-diff"  # dcg.shell.toolruns.WORKTREE_DIFF
+ZERO = frozenset(("0" * 40, "0" * 64))
+_NOW = ("now", "all", "0", "never")
+# Options whose value is the next word, by subcommand.
+_VALUED = {
+    "branch": frozenset(("-u", "--set-upstream-to", "--contains", "--no-contains", "--merged",
+                         "--no-merged", "--points-at", "--sort", "--format", "--column")),
+    "checkout": frozenset(("-b", "-B", "--orphan", "--conflict", "--pathspec-from-file", "-U")),
+    "switch": frozenset(("-c", "-C", "--create", "--force-create", "--orphan", "--conflict")),
+    "update-ref": frozenset(("-m",)),
+    "fetch": frozenset(("--depth", "--deepen", "--upload-pack", "-o", "--server-option",
+                        "--refmap", "-j", "--jobs", "--negotiation-tip", "--shallow-since",
+                        "--shallow-exclude", "--recurse-submodules-default", "--filter")),
+    "maintenance": frozenset(("--task", "--schedule")),
+    "tag": frozenset(("-m", "--message", "-F", "--file", "-u", "--local-user", "--contains",
+                      "--no-contains", "--points-at", "--merged", "--no-merged", "--sort",
+                      "--format", "--cleanup")),
+}  # fmt: skip
+
+
+def _short(a: str, letter: str) -> bool:
+    return a[:1] == "-" and a[1:2] != "-" and letter in a[1:]
+
+
+def _input(w: Work) -> bool:
+    """Whether the command's standard input is given (a pipe, a here-string, a file)."""
+    return w.stdin is not None or w.piped or w.infile not in (None, "/dev/null")
+
+
+def _split(argv: list[str], start: int) -> tuple[list[str], list[str]]:
+    """(options, operands) of ``argv[start:]``; ``--`` ends the options."""
+    valued = _VALUED.get(argv[1], frozenset()) | (_VALUED["fetch"] if argv[1] == "pull" else set())
+    opts: list[str] = []
+    ops: list[str] = []
+    k = start
+    while k < len(argv):
+        a = argv[k]
+        if a == "--":
+            ops += argv[k + 1 :]
+            break
+        if a.startswith("-") and len(a) > 1:
+            opts.append(a)
+            if a in valued and k + 1 < len(argv):
+                k += 1
+        else:
+            ops.append(a)
+        k += 1
+    return opts, ops
+
+
+def _add(w: Work, *words: str) -> None:
+    w.argv = [*w.argv, *words]
+    w.dyns = [*w.dyns, *([False] * len(words))]
+
+
+def mark(
+    w: Work, env: dict[str, str | None], here: str | None, settings: list[tuple[str, str | None]]
+) -> None:
+    """Add to ``git SUB …`` the words that say what it destroys."""
+    argv = w.argv
+    sub = argv[1]
+    opts, ops = _split(argv, 2)
+    if sub == "checkout":
+        patch = any(o in ("-p", "--patch") or (_short(o, "p") and "b" not in o) for o in opts)
+        if patch and _input(w):
+            _add(w, "--answered-patch")  # every hunk answered from the input: discarded
+    elif sub == "clean" and w.infile not in (None, "/dev/null") and "--force" not in argv:
+        if any(o == "--interactive" or _short(o, "i") for o in opts):
+            _add(w, "--force")
+    elif sub == "update-ref":
+        _update_ref(w, env, here, opts, ops)
+    elif sub == "apply" and here is not None and "--worktree-diff" not in argv:
+        files = ops or ([w.infile] if w.infile else []) or w.feed_files
+        if any(o == "--reverse" or _short(o, "R") for o in opts) and any(
+            env.get(FILE + f) == WORKTREE_DIFF or reverses_worktree(_patch(f, env, here), here)
+            for f in files
+        ):
+            _add(w, "--worktree-diff")
+    elif sub == "maintenance" and ops[:1] == ["run"]:
+        _maintenance(w, settings)
+    # git tag -f NAME over an existing tag: the old tag object is dropped.
+    if (
+        sub == "tag"
+        and here is not None
+        and ops
+        and any(o == "--force" or _short(o, "f") for o in opts)
+        and not any(o in ("-d", "--delete", "-l", "--list") for o in opts)
+        and branch_exists(here, ops[0], "tags")
+    ):
+        _add(w, f"--overwrites-tag={ops[0]}")
+    if sub in ("branch", "checkout", "switch", "fetch", "pull") and here is not None:
+        for name in _overwritten(sub, argv, opts, ops, here):
+            _add(w, f"--overwrites-branch={name}")
+
+
+def _text(path: str, env: dict[str, str | None], here: str) -> tuple[bool, str | None]:
+    """(known, text) of a file the command reads: written earlier on the line, or on disk."""
+    from dcg.shell import gitconfig, gitsources
+
+    full = os.path.normpath(path if os.path.isabs(path) else os.path.join(here, path))
+    texts = gitsources.written(env)
+    if full in texts:
+        return texts[full] is not None, texts[full]
+    if not os.path.lexists(full):
+        return True, ""
+    text = gitconfig._read(full)
+    return text is not None, text
+
+
+def _patch(path: str, env: dict[str, str | None], here: str) -> str:
+    return _text(path, env, here)[1] or ""
+
+
+def _update_ref(
+    w: Work, env: dict[str, str | None], here: str | None, opts: list[str], ops: list[str]
+) -> None:
+    if "--stdin" in opts:
+        if w.infile is None or w.stdin is not None or here is None or "-d" in w.argv:
+            return  # piped and here-strings: dcg.shell.toolruns reads them
+        known, text = _text(w.infile, env, here)
+        if not known:
+            w.opaque = w.opaque or f"git update-ref --stdin reads {w.infile}, unknown here"
+        elif any(
+            line.split()[:1] == ["delete"] or " 0000000000" in line
+            for line in (text or "").replace("\x00", "\n").split("\n")
+        ):
+            _add(w, "-d")
+        return
+    if "-d" in opts or len(ops) < 2:
+        return
+    if ops[1] in ZERO:
+        _add(w, "-d")  # the null id as the new value deletes the ref
+    elif here is not None and ops[0].startswith("refs/heads/"):
+        name = ops[0][len("refs/heads/") :]
+        if branch_exists(here, name):
+            _add(w, f"--overwrites-branch={name}")
+
+
+def _maintenance(w: Work, settings: list[tuple[str, str | None]]) -> None:
+    """``git maintenance run`` runs gc (its default task) with the gc settings."""
+    tasks = [a.partition("=")[2] for a in w.argv if a.startswith("--task=")]
+    tasks += [w.argv[k + 1] for k in range(len(w.argv) - 1) if w.argv[k] == "--task"]
+    if tasks and not any(t in ("gc", "reflog-expire") for t in tasks):
+        return
+    for key, value in settings:
+        if key in ("gc.pruneexpire", "gc.reflogexpire", "gc.reflogexpireunreachable") and (
+            value is None or value.strip().lower().startswith(_NOW)
+        ):
+            _add(w, "--prune=now")
+            return
+
+
+def _overwritten(
+    sub: str, argv: list[str], opts: list[str], ops: list[str], here: str
+) -> list[str]:
+    """Existing branches the command points elsewhere (their commits then only in the reflog)."""
+    names: list[str] = []
+    if sub == "branch":
+        force = any(o == "--force" or _short(o, "f") for o in opts)
+        move = any(o in ("--move", "--copy") or _short(o, "m") or _short(o, "c") for o in opts)
+        big = any(_short(o, "M") or _short(o, "C") for o in opts)
+        delete = any(o == "--delete" or _short(o, "d") or _short(o, "D") for o in opts)
+        if delete or not ops or not (force or big):
+            return []
+        if big or move:
+            target = ops[-1]
+            source = ops[0] if len(ops) > 1 else current_branch(here)
+            if target != source:
+                names.append(target)
+        elif len(opts) == len([o for o in opts if o == "--force" or o in ("-f", "-q")]):
+            names.append(ops[0])  # git branch -f NAME [START]
+    elif sub in ("checkout", "switch"):
+        letters = ("B",) if sub == "checkout" else ("C",)
+        for k in range(2, len(argv) - 1):
+            a = argv[k]
+            if a == "--force-create" or (a[:1] == "-" and a[1:2] != "-" and a[-1] in letters):
+                name = argv[k + 1]
+                start = [o for o in ops if o != name]
+                if name != current_branch(here) or start:
+                    names.append(name)
+                break
+            if a.startswith("--force-create="):
+                names.append(a.partition("=")[2])
+                break
+    else:  # fetch, pull: a forced refspec into a local branch
+        force = any(o == "--force" or _short(o, "f") for o in opts)
+        for spec in ops[1:]:
+            src, colon, dst = spec.partition(":")
+            if not colon or not dst or not (force or src.startswith("+")):
+                continue
+            if dst.startswith(("refs/remotes/", "refs/tags/")) or (
+                dst.startswith("refs/") and not dst.startswith("refs/heads/")
+            ):
+                continue
+            names.append(dst.removeprefix("refs/heads/"))
+    return [n for n in names if "*" in n or branch_exists(here, n)]
+
+
+def _git_dirs(here: str) -> list[str]:
+    from dcg.shell import gitconfig
+
+    return [os.path.dirname(p) for p in gitconfig.repository_config(here)]
+
+
+def branch_exists(here: str, name: str, kind: str = "heads") -> bool:
+    """Whether ``refs/heads/NAME`` (``refs/KIND/NAME``) exists in the repository ``here``
+    is in (a reftable store, which dcg does not read, counts as yes)."""
+    from dcg.shell import gitconfig
+
+    for git_dir in _git_dirs(here):
+        if os.path.isdir(os.path.join(git_dir, "reftable")):
+            return True
+        if os.path.isfile(os.path.join(git_dir, "refs", kind, name)):
+            return True
+        packed = gitconfig._read(os.path.join(git_dir, "packed-refs")) or ""
+        if f" refs/{kind}/{name}\n" in packed:
+            return True
+    return False
+
+
+def current_branch(here: str) -> str:
+    """The branch HEAD names ("" when detached or unknown)."""
+    from dcg.shell import gitconfig
+
+    dirs = _git_dirs(here)
+    head = gitconfig._read(os.path.join(dirs[-1], "HEAD")) if dirs else None
+    ref = (head or "").strip()
+    return ref[len("ref: refs/heads/") :] if ref.startswith("ref: refs/heads/") else ""
+
+
+def reverses_worktree(patch: str, here: str) -> bool:
+    """Whether reversing ``patch`` in the repository ``here`` is in takes back uncommitted
+    work (:func:`dcg.shell.gitpatch.loses_work`)."""
+    dirs = _git_dirs(here)
+    if not dirs or not patch:
+        return False
+    from dcg.shell import gitpatch
+
+    git_dir = dirs[-1]
+    top = os.path.dirname(git_dir) if os.path.basename(git_dir) == ".git" else here
+    return gitpatch.loses_work(patch, top, git_dir)
+
+
+def patch(w: Work, env: dict[str, str | None], here: str | None) -> None:
+    """``git diff | patch -R``, ``patch -R < p.diff``, ``patch -R -i p.diff``: a reversed
+    patch of the uncommitted changes puts the files back: marked ``--worktree-diff``."""
+    argv = w.argv
+    reverse = False
+    source: str | None = None
+    ops: list[str] = []
+    k = 1
+    while k < len(argv):
+        a = argv[k]
+        if a in ("-R", "--reverse"):
+            reverse = True
+        elif a in ("-i", "--input") and k + 1 < len(argv):
+            source = argv[k + 1]
+            k += 1
+        elif a.startswith("--input="):
+            source = a.partition("=")[2]
+        elif a.startswith("-") and a[1:2] != "-" and len(a) > 1:
+            head = a[1:]
+            for j, c in enumerate(head):
+                if c == "R":
+                    reverse = True
+                if c in "pdioDFrBYVzg":  # takes a value: the rest of the word
+                    if c == "i":
+                        source = head[j + 1 :] or (argv[k + 1] if k + 1 < len(argv) else None)
+                        k += 0 if head[j + 1 :] else 1
+                    elif not head[j + 1 :]:
+                        k += 1
+                    break
+        elif not a.startswith("-"):
+            ops.append(a)
+        k += 1
+    if not reverse or "--dry-run" in argv:
+        return
+    if source is None and len(ops) >= 2:
+        source = ops[1]
+    if source is None and w.infile is not None:
+        source = w.infile
+    if source is None and w.feed_files:  # cat p.diff | patch -R
+        source = w.feed_files[0]
+    diff = False
+    if source is not None and here is not None:
+        diff = env.get(FILE + source) == WORKTREE_DIFF or reverses_worktree(
+            _patch(source, env, here), here
+        )
+    elif source is None and w.piped:
+        from dcg.shell import toolruns
+
+        fed_by = toolruns._unwrapped(w.feeder_argv)
+        k = 1
+        while k < len(fed_by) and fed_by[k].startswith("-"):  # git's own options
+            k += 2 if fed_by[k] in ("-c", "-C", "--git-dir", "--work-tree") else 1
+        diff = bool(fed_by) and fed_by[0].rpartition("/")[2] == "git"
+        diff = diff and toolruns._worktree_diff(fed_by[k:])
+    if diff:
+        _add(w, "--worktree-diff")

@@ -1,0 +1,106 @@
+"""Which git config files a command reads, as its environment and the line leave them.
+
+``HOME=h git x``, ``GIT_CONFIG_GLOBAL=cfg git x``, ``XDG_CONFIG_HOME=…``,
+``GIT_CONFIG_SYSTEM=…``, ``GIT_CONFIG=…`` and ``git -c include.path=cfg x`` choose other
+files; ``printf '[alias]…' >> .git/config`` earlier on the line changes what a file holds
+(:mod:`dcg.shell.linefiles` keeps that text). :func:`files` reads them as git would and
+says why when one cannot be known (a computed path, a file written with unknown text, a
+file that exists but cannot be read): an alias it might define is then code dcg cannot see.
+"""
+
+from __future__ import annotations
+
+from dcg import oslite as os
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+FILE = "\x00file:"  # dcg.shell.runtext.FILE: a file written earlier on the line
+_CWD = "\x00cwd"
+_BASE = "\x00base"
+# The variables that choose git's config files.
+NAMES = ("HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM",
+         "GIT_CONFIG_NOSYSTEM", "GIT_CONFIG", "GIT_DIR")  # fmt: skip
+
+
+def files(
+    variable: Callable[[str], tuple[bool, str | None]],
+    start: str | None,
+    git_dir: str | None,
+    settings: list[tuple[str, str | None]],
+    env: dict[str, str | None],
+) -> tuple[list[tuple[str, str]], str]:
+    """``(entries, why)``: the config entries the command sees (lowest precedence first)
+    and, when some file cannot be known, why ("" otherwise).
+
+    ``variable(name)`` is ``(set, value)`` for the command's environment (value None:
+    computed); ``settings`` are its ``-c`` settings, whose ``include.path`` files it reads.
+    """
+    from dcg.shell import gitconfig
+
+    environ: dict[str, str | None] = {}
+    for name in NAMES:
+        found, value = variable(name)
+        if found and value is None:
+            return [], f"${name} is computed at run time"
+        if found and value is not None and (value == "~" or value.startswith("~/")):
+            value = (os.environ.get("HOME") or "") + value[1:]  # the shell expands ~ in =…
+        if found:
+            environ[name] = value
+    includes: list[str] = []
+    for key, value in settings:
+        if key == "include.path" or (key.startswith("includeif.") and key.endswith(".path")):
+            if value is None:
+                return [], "-c include.path names a file computed at run time"
+            includes.append(value)
+    if git_dir is None:
+        git_dir = environ.get("GIT_DIR")
+    texts = written(env)
+    unknown: list[str] = []
+    entries = gitconfig.entries(start, git_dir, environ, texts, unknown, tuple(includes))
+    if unknown:
+        return entries, f"the config file {unknown[0]} holds settings dcg cannot know"
+    return entries, ""
+
+
+def written(env: dict[str, str | None]) -> dict[str, str | None]:
+    """What files written earlier on the line will hold, by absolute normalised path."""
+    keys = [k for k in env if k.startswith(FILE)]
+    if not keys:
+        return {}
+    here = env.get(_BASE) or "/"
+    moved = env.get(_CWD)
+    if moved and not moved.startswith("\x00"):  # `cd` earlier on the line
+        here = os.path.normpath(os.path.join(here, moved))
+    out: dict[str, str | None] = {}
+    home = os.environ.get("HOME") or ""
+    for key in keys:
+        path = key[len(FILE) :]
+        if home and (path == "~" or path.startswith("~/")):  # the shell expanded it
+            path = home + path[1:]
+        where = os.path.normpath(path if os.path.isabs(path) else os.path.join(here, path))
+        out[where] = _text(env[key], where, env, here)
+    return out
+
+
+def _text(value: str | None, where: str, env: dict[str, str | None], here: str) -> str | None:
+    from dcg.shell import edits, gitconfig
+
+    if value is None:
+        return None
+    if value.startswith(edits.EDIT):  # appended to or edited: applied to the disk's text
+        disk = gitconfig._read(where) if os.path.lexists(where) else ""
+        if disk is None:
+            return None
+        return edits.apply(disk, value[len(edits.EDIT) :].split("\x1e"))
+    if value.startswith("\x00copy:"):
+        source = value[len("\x00copy:") :]
+        if FILE + source in env:
+            inner = env[FILE + source]
+            return None if inner is None or inner.startswith("\x00") else inner
+        full = source if os.path.isabs(source) else os.path.join(here, source)
+        return gitconfig._read(os.path.normpath(full))
+    if value.startswith("\x00"):  # downloaded, or a program's output
+        return None
+    return value
