@@ -342,16 +342,19 @@ def resolve(w: Work, env: dict[str, str | None]) -> None:
         _strip_globals(w, git, env)
         lookup.command = _environment(w, env) + git.settings
     lookup = lookup or _Lookup(w, git, env)
-    if w.argv[1] in _READS_SETTINGS:
-        lookup._load()  # push, gc and reflog settings on disk or written on the line
+    # Settings on disk or written on the line: push/gc/reflog ones that act as flags, and
+    # the commands git runs for any subcommand (core.fsmonitor, pagers, filters …).
+    lookup._load()
     _force_clean(w, lookup)
     if w.argv[1] == "checkout":
         from dcg.shell import gitpaths
 
         gitpaths.checkout(w, _start(git, env))
-    from dcg.shell import toolruns
+    from dcg.shell import githooks, toolruns
 
     toolruns.git(w, env, lookup.every())
+    if w.argv[1] not in githooks.NO_HOOKS:
+        w.hooks = githooks.dirs(_start(git, env), lookup.every())
     if len(w.argv) > 1:
         from dcg.shell import gitforms
 
@@ -363,10 +366,6 @@ def patch(w: Work, env: dict[str, str | None]) -> None:
     from dcg.shell import gitforms
 
     gitforms.patch(w, env, _start(_Git(), env))
-
-
-# Subcommands whose settings (mirror, push refspecs, expiry) make them do what a flag says.
-_READS_SETTINGS = frozenset(("push", "send-pack", "gc", "reflog", "maintenance", "stash"))
 
 
 def _quote(word: str) -> str:

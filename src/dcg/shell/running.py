@@ -50,6 +50,10 @@ def run(work: Work, raw: str, ctx: Ctx, out: list[Command], walker: Walker) -> b
 
         taskrunners.run(work, ctx, out, walker)
         return False
+    if name == "git" and work.hooks:
+        from dcg.shell import githooks
+
+        githooks.judge(work, ctx, out, walker)
     if name in _STARTUP:
         from dcg.shell import startup
 

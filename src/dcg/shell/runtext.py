@@ -104,7 +104,7 @@ def written(
     """``(found, text, shown)``: found when ``path`` was written or edited earlier on the
     line; text None when what it holds cannot be known (the finding is emitted)."""
     env = ctx.env
-    for key in _keys(path, ctx):
+    for key in keys_of(path, ctx):
         if key not in env:
             continue
         text = env[key]
@@ -140,7 +140,7 @@ def line_keys(env: dict[str, str | None], path: str) -> tuple[str, ...]:
     return (norm, os.path.normpath(os.path.join(here, path)))
 
 
-def _keys(path: str, ctx: Ctx) -> list[str]:
+def keys_of(path: str, ctx: Ctx) -> list[str]:
     """Where ``path`` may have been remembered: as written, relative to the line's start
     after its ``cd``s, and absolute or relative to the project for the other spelling."""
     keys = [path, *line_keys(ctx.env, path)]

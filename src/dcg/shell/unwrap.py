@@ -16,9 +16,8 @@ class Work:
     """A simple command being unwrapped and classified; becomes a Command."""
 
     __slots__ = ("argv", "assigns", "data", "dynamic", "dyns", "fed", "feed_files", "feeder",
-                 "feeder_argv", "infile", "installer", "opaque", "payloads", "piped",
-                 "positional", "stdin",
-                 "via")  # fmt: skip
+                 "feeder_argv", "hooks", "infile", "installer", "opaque", "payloads", "piped",
+                 "positional", "stdin", "via")  # fmt: skip
 
     def __init__(
         self, argv: list[str], dyns: list[bool], via: tuple[str, ...], stdin: str | None
@@ -45,6 +44,7 @@ class Work:
         # `NAME=VALUE` before the command (or given to `env`): what it alone sees; None
         # for a value computed at run time.
         self.assigns: dict[str, str | None] = {}
+        self.hooks: list[str] | None = None  # where a git command finds its hooks on disk
 
     def drop(self, start: int) -> None:
         self.argv = self.argv[start:]

@@ -423,7 +423,7 @@ def _embedded(lang: str, code: str, ctx: Ctx, out: list[Command], computed: bool
 # Commands that run a file, a package script or a recipe (dcg.shell.running).
 _RUNNERS = frozenset((*payloads.SHELLS, "source", ".", "node", "nodejs", "bun", "ruby", "perl",
                       "php", "npm", "pnpm", "yarn", "make", "gmake", "just", "task", "go-task",
-                      "nox", "invoke", "inv", "tox", "poe"))  # fmt: skip
+                      "nox", "invoke", "inv", "tox", "poe", "git"))  # fmt: skip
 
 
 def _may_run_a_file(name: str, raw: str, ctx: Ctx) -> bool:
