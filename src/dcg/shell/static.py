@@ -25,6 +25,8 @@ def echo_text(args: list[str]) -> str:
 
 def printf_text(args: list[str]) -> str | None:
     """The output of ``printf FORMAT ARGS`` for plain formats, else None."""
+    if args[:1] == ["--"]:  # printf -- '-include x.mk\n': the format may start with "-"
+        args = args[1:]
     if not args or args[0] == "-v":
         return None
     fmt, rest = args[0], args[1:]
