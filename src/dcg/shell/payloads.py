@@ -415,3 +415,12 @@ def handler(name: str) -> Callable[[Work], None] | None:
         if all(ch in "0123456789." for ch in tail):
             return _PYTHON
     return found
+
+
+# Commands that run a file, a package script or a recipe (dcg.shell.running).
+RUNS_FILES = frozenset((*SHELLS, "source", ".", "node", "nodejs", "bun", "ruby", "perl",
+                      "php", "npm", "pnpm", "yarn", "make", "gmake", "just", "task", "go-task",
+                      "nox", "invoke", "inv", "tox", "poe", "pytest", "py.test", "npx", "uv",
+                      "pre-commit", "pyproject-build", "nodejs", "corepack", "tsx", "ts-node",
+                      "jest", "vitest", "mocha", "eslint", "tsc", "next", "vite", "webpack",
+                      "prettier"))  # fmt: skip
