@@ -48,6 +48,7 @@ STOP = [
     ),
     (f"echo '{KILL_PY}' > sitecustomize.py && PYTHONPATH=/nowhere:. python3 -s -c pass", RM),
     (f"echo '{KILL_PY}' > sitecustomize.py && env PYTHONPATH=. python3 -m json.tool x.json", RM),
+    (f"echo '{KILL_PY}' > sitecustomize.py && PYTHONPATH=.:$PYTHONPATH python3 -c pass", RM),
     (f"echo '{KILL_PY}' > x.py && PYTHONSTARTUP=x.py python3 -i </dev/null", RM),
     (f"echo '{KILL_PY}' > .s.py; export PYTHONSTARTUP=./.s.py; echo 1 | python3 -i", RM),
     (
@@ -72,6 +73,8 @@ STOP = [
     (f"echo '{KILL_PY}' > test_x.py && pytest -q", RM),
     (f"echo '{KILL_PY}' > test_x.py && python3 -m pytest -q test_x.py", RM),
     (f"echo '{KILL_PY}' > x_test.py && py.test -q", RM),
+    (f"echo '{KILL_PY}' > tests/__init__.py && pytest tests", RM),
+    (f"echo '{KILL_PY}' > conftest.py && timeout 60 pytest --rootdir=. -q", RM),
     (f"echo '{KILL_PY}' > tests/test_more.py && pytest tests -x", RM),
     (f"echo '{KILL_PY}' > tests/conftest.py && pytest tests/test_ok.py::test_ok", RM),
     (
@@ -231,6 +234,11 @@ STOP = [
     (
         "printf '" + HOOK_YAML.format(entry="rm -rf src", language="system") + "' > "
         ".pre-commit-config.yaml && pre-commit run --files x.txt",
+        RM,
+    ),
+    (
+        "printf -- '- id: x\\n  name: x\\n  entry: rm -rf src\\n  language: system\\n' > "
+        ".pre-commit-hooks.yaml && git add -A && pre-commit try-repo . x --all-files",
         RM,
     ),
     # make: include, -include, sinclude, MAKEFILES, a Makefile written by python

@@ -151,15 +151,11 @@ def _python(
         if interactive and startup:
             runtext.judge("python", startup, "PYTHONSTARTUP", ctx, out, walker)
         if "S" not in flags:
-            for d in (runtext.setting(work, ctx, "PYTHONPATH") or "").split(":"):
-                if runtext.setting(work, ctx, "PYTHONPATH") is None:
-                    break
+            for d in _python_path(work, ctx):
                 for n in _STARTUP_FILES:
                     if n == "usercustomize.py" and "s" in flags:
                         continue
-                    runtext.judge(
-                        "python", os.path.join(d or ".", n), "python start-up", ctx, out, walker
-                    )
+                    runtext.judge("python", os.path.join(d, n), "python start-up", ctx, out, walker)
     if "S" not in flags:
         _site_files(ctx, out, walker)
     if module is not None:
@@ -167,6 +163,20 @@ def _python(
             return PYTHON_MODULES[module], [module, *argv[argv.index(module) + 1 :]]
         _packages(module, ctx, out, walker)
     return None
+
+
+def _python_path(work: Work, ctx: Ctx) -> list[str]:
+    """The directories ``PYTHONPATH`` puts first on sys.path; with a part dcg cannot know
+    (``.:$PYTHONPATH``), the cwd and every directory a start-up file was written to."""
+    if "PYTHONPATH" not in work.assigns and "PYTHONPATH" not in ctx.env:
+        return []
+    value = runtext.setting(work, ctx, "PYTHONPATH")
+    if value is not None:
+        return list(dict.fromkeys(d or "." for d in value.split(":")))
+    found = ["."] + [
+        os.path.dirname(p) or "." for p in runtext.written_paths(ctx) if p.endswith(_STARTUP_FILES)
+    ]
+    return list(dict.fromkeys(found))
 
 
 def _site_files(ctx: Ctx, out: list[Command], walker: Walker) -> None:

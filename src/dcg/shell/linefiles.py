@@ -53,7 +53,7 @@ def modules(lang: str, work: Work, ctx: Ctx, out: list[Command], walker: Walker)
                 if stem and _loads(lang, code, stem):
                     paths.append(path)
         if lang == "python":  # `python3 -c 'import helper'`: ./helper.py on disk runs too
-            for name in _imports(code):
+            for name in imports(code):
                 paths += [name + ".py", name + "/__init__.py"]
     for path in dict.fromkeys(paths):
         found, text, shown = runtext.written(path, ctx, out, walker)
@@ -72,7 +72,7 @@ def modules(lang: str, work: Work, ctx: Ctx, out: list[Command], walker: Walker)
                             out, found)  # fmt: skip
 
 
-def _imports(code: str) -> list[str]:
+def imports(code: str) -> list[str]:
     """The top-level modules ``import a, b`` / ``from a.b import c`` statements name."""
     names: list[str] = []
     for stmt in code.replace(";", "\n").splitlines():

@@ -206,6 +206,10 @@ def precommit(argv: list[str], ctx: Ctx, out: list[Command], walker: Walker) -> 
         elif not a.startswith("-") and sub == "run":
             hooks.append(a)
     names = (config,) if config else _PC_CONFIGS
+    if sub == "try-repo":  # the hooks of a repository on disk: its .pre-commit-hooks.yaml
+        repo = next((a for a in argv[i + 1 :] if not a.startswith("-")), ".")
+        names = (os.path.join(repo, ".pre-commit-hooks.yaml"),)
+        hooks = [a for a in argv[i + 1 :] if not a.startswith("-")][1:2]
     hit = runtext.written_first(ctx, None, names, out, walker)
     if hit is not None:
         if hit[0] is None:
@@ -218,6 +222,8 @@ def precommit(argv: list[str], ctx: Ctx, out: list[Command], walker: Walker) -> 
         if found is None or found[1] == scripts.TOO_BIG:
             return
         text, shown = found[1], scripts.display(found[0], ctx.files.cwd)
+    if sub == "try-repo":
+        text = "repo: local\n" + text
     for line, command in local_hooks(text, hooks):
         runtext.project(command, shown, ctx, out, walker, line, "pre-commit hook")
 

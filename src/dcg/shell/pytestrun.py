@@ -102,7 +102,11 @@ def run(work: Work, argv: list[str], ctx: Ctx, out: list[Command], walker: Walke
         if not path.endswith(".py") or not _under(path, paths):
             continue
         base = os.path.basename(path)
-        if (conftest and base == "conftest.py") or _matches(base, patterns):
+        if (
+            (conftest and base == "conftest.py")
+            or base == "__init__.py"
+            or _matches(base, patterns)
+        ):
             one(path, "pytest")
     files, count = _collect(paths, patterns, conftest, ctx)
     for path in files:
@@ -327,8 +331,8 @@ def _collect(
                 count += 1
                 path = os.path.join(d, n)
                 if n.endswith(".py"):
-                    if conftest and n == "conftest.py" and depth:
-                        confs.append(path)
+                    if (conftest and n == "conftest.py" and depth) or n == "__init__.py":
+                        confs.append(path)  # a package's __init__ runs before its tests
                     elif _matches(n, patterns):
                         tests.append(path)
                 elif (depth < 8 and not n.startswith(".") and n not in _SKIP_DIRS
