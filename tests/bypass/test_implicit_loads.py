@@ -483,3 +483,36 @@ def test_project_tests_on_disk_pass(isolated_home: Path, command: str) -> None:
     assert _hook(command, box)[0] == "", command
     _real(command, box, env)
     assert (box / "src" / "canary").read_text() == "alive\n", command
+
+
+@pytest.mark.parametrize(
+    ("command", "stops"),
+    [
+        ("git commit -qm wip", True),
+        ("git commit -qam wip", True),
+        ("git -C . commit -qm wip", True),
+        ("git commit --no-verify -qm wip", False),
+        ("git commit -n -qm wip", False),
+        ("git status", False),
+    ],
+)
+def test_installed_pre_commit_hook_runs_on_commit(
+    isolated_home: Path, command: str, stops: bool
+) -> None:
+    """``pre-commit install`` put its script in .git/hooks: ``git commit`` runs the local
+    hooks of .pre-commit-config.yaml."""
+    box, env = _repo(isolated_home)
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed: the real run is not proven here")
+    (box / ".pre-commit-config.yaml").write_text(QUIET_CONFIG.replace("echo ok", "rm -rf src"))
+    subprocess.run([str(BIN / "pre-commit"), "install"], cwd=box, env=env, capture_output=True)
+    assert "pre-commit" in (box / ".git" / "hooks" / "pre-commit").read_text()
+    (box / "notes.txt").write_text("x\n")
+    subprocess.run(["git", "add", "-A"], cwd=box, env=env, check=True)
+    decision, details = _hook(command, box)
+    assert decision == ("deny" if stops else ""), command
+    if stops:
+        assert RM in details, details
+    identity = "-c user.name=t -c user.email=t@t "
+    _real(command.replace("git ", "git " + identity, 1), box, env)
+    assert (box / "src" / "canary").exists() != stops, command

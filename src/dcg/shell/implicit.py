@@ -72,6 +72,11 @@ def run(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
         if args is None:
             return
         kind, argv = args
+    if name == "git":
+        from dcg.shell import pkgloads
+
+        pkgloads.git_hooks(argv, ctx, out, walker)
+        return
     if name == "npm":  # npm exec NAME / npm x NAME: npx
         k = 1
         while k < len(argv) and argv[k].startswith("-"):

@@ -417,10 +417,11 @@ def handler(name: str) -> Callable[[Work], None] | None:
     return found
 
 
-# Commands that run a file, a package script or a recipe (dcg.shell.running).
+# Commands that run a file, a package script or a recipe (dcg.shell.running), or load
+# code without naming it (dcg.shell.implicit: git's installed pre-commit hooks too).
 RUNS_FILES = frozenset((*SHELLS, "source", ".", "node", "nodejs", "bun", "ruby", "perl",
-                      "php", "npm", "pnpm", "yarn", "make", "gmake", "just", "task", "go-task",
-                      "nox", "invoke", "inv", "tox", "poe", "pytest", "py.test", "npx", "uv",
-                      "pre-commit", "pyproject-build", "nodejs", "corepack", "tsx", "ts-node",
-                      "jest", "vitest", "mocha", "eslint", "tsc", "next", "vite", "webpack",
-                      "prettier"))  # fmt: skip
+                        "php", "npm", "pnpm", "yarn", "make", "gmake", "just", "task",
+                        "go-task", "nox", "invoke", "inv", "tox", "poe", "pytest", "py.test",
+                        "npx", "uv", "pre-commit", "pyproject-build", "git", "corepack", "tsx",
+                        "ts-node", "jest", "vitest", "mocha", "eslint", "tsc", "next", "vite",
+                        "webpack", "prettier"))  # fmt: skip

@@ -327,3 +327,50 @@ def makefiles_env(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> s
         if got is not None:
             texts.append(got[0])
     return "".join("\n" + t for t in texts)
+
+
+# The hooks each git command runs, for the pre-commit framework's installed hook scripts.
+_GIT_HOOKS = {"commit": ("pre-commit", "prepare-commit-msg", "commit-msg", "post-commit"),
+              "merge": ("pre-merge-commit", "post-merge"), "push": ("pre-push",),
+              "checkout": ("post-checkout",), "switch": ("post-checkout",),
+              "rebase": ("pre-rebase",)}  # fmt: skip
+_GIT_VALUE = frozenset(("-C", "-c", "--git-dir", "--work-tree", "--namespace", "--config-env"))
+
+
+def git_hooks(argv: list[str], ctx: Ctx, out: list[Command], walker: Walker) -> None:
+    """``git commit`` in a repository where ``pre-commit install`` put its hook script:
+    the configuration's local hooks run (not with ``--no-verify``)."""
+    i = 1
+    directory: str | None = None
+    while i < len(argv) and argv[i].startswith("-"):
+        if argv[i] == "-C" and i + 1 < len(argv):
+            directory = argv[i + 1]
+        i += 1 + (argv[i] in _GIT_VALUE)
+    sub = argv[i] if i < len(argv) else ""
+    hooks = _GIT_HOOKS.get(sub)
+    if hooks is None or ctx.files is None:
+        return
+    rest = argv[i + 1 :]
+    if "--no-verify" in rest or (sub == "commit" and "-n" in rest):
+        hooks = tuple(h for h in hooks if h not in ("pre-commit", "commit-msg", "pre-push",
+                                                   "pre-merge-commit"))  # fmt: skip
+    here = runtext.here(ctx, directory)
+    for _ in range(32):
+        if here is None:
+            return
+        if os.path.isdir(os.path.join(here, ".git")):
+            break
+        parent = os.path.dirname(here)
+        here = None if parent == here else parent
+    if here is None:
+        return
+    for name in hooks:
+        path = os.path.join(here, ".git", "hooks", name)
+        if not os.path.isfile(path):
+            continue
+        text = scripts.read(ctx.files, path) or ""
+        if "pre-commit" in text and ("hook-impl" in text or "pre_commit" in text):
+            config = os.path.join(here, ".pre-commit-config.yaml")
+            via = ctx.child((*ctx.via, f"git {sub} (.git/hooks/{name}: pre-commit)"))
+            precommit(["pre-commit", "-c", config, "run"], via, out, walker)
+            return
