@@ -253,8 +253,16 @@ STOP = [
     ("printf 'w:\\n\\trm -rf src\\n' > x.mk && echo 'include x.mk' >> Makefile && make w", RM),
     ("printf 'all:\\n\\trm -rf src\\n' > x.mk && MAKEFILES=x.mk make -f /dev/null all", RM),
     ("printf 'w:\\n\\trm -rf src\\n' > x.mk && export MAKEFILES=x.mk; make w", RM),
-    ('python3 -c \'open("Makefile","w").write("all:\\n\\trm -rf src\\n")\' && make', OPAQUE),
-    ('python3 -c \'open("mk","w").write("all:\\n\\trm -rf src\\n")\'; make -f mk', OPAQUE),
+    # a literal written by open(…).write(…) is known; anything else written is opaque
+    ('python3 -c \'open("Makefile","w").write("all:\\n\\trm -rf src\\n")\' && make', RM),
+    ('python3 -c \'open("mk","w").write("all:\\n\\trm -rf src\\n")\'; make -f mk', RM),
+    ('python3 -c \'open("x.sh","a").write("rm -rf src\\n")\' && sh x.sh', RM),
+    ('python3 -c \'f = open("Makefile","w"); f.write("all:\\n\\trm -rf src\\n")\'; make', OPAQUE),
+    (
+        'python3 -c \'import sys; open("Makefile","w").write(sys.argv[1])\' "$(printf '
+        "'all:\\n\\trm -rf src')\" && make",
+        OPAQUE,
+    ),
     (
         "python3 -c 'import pathlib; "
         'pathlib.Path("Makefile").write_text("x:\\n\\trm -rf src\\n")\' && make x',
@@ -298,6 +306,7 @@ SAFE = [
     "make",
     "printf 'include x.mk\\n' >> Makefile && printf 'w:\\n\\techo hi\\n' > x.mk && make w",
     'python3 -c \'open("notes.txt","w").write("hi")\' && make',
+    'python3 -c \'open("Makefile","w").write("all:\\n\\techo hi\\n")\' && make',
     "python3 -c 'import helper2'",
 ]
 
