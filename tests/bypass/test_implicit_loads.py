@@ -125,6 +125,10 @@ STOP = [
     (f"echo '{KILL_PY}' > setup.py && pip wheel -w dist .", RM),
     (f"echo '{KILL_PY}' > setup.py && python3 -m build", RM),
     (f"echo '{KILL_PY}' > setup.py && pip install -U -e .", RM),
+    (f"echo '{KILL_PY}' > setup.py && pip install -e '.[dev]'", RM),
+    (f"echo '{KILL_PY}' > setup.py && pip install --no-build-isolation --target t '.[dev]'", RM),
+    (f"echo '{KILL_PY}' > setup.py && echo '-e .' > req.txt && pip install -r req.txt", RM),
+    (f"echo '{KILL_PY}' > setup.py && pipx install .", RM),
     (
         'printf \'[build-system]\\nrequires = []\\nbuild-backend = "bk"\\n'
         'backend-path = ["."]\\n\' > pyproject.toml && '
@@ -139,6 +143,8 @@ STOP = [
     (f"echo '{KILL_JS}' > x.cjs && NODE_OPTIONS='--import ./x.cjs' node -e 1", RM),
     (f"echo '{KILL_JS}' > x.js && NODE_OPTIONS='-r ./x.js' npm --version", RM),
     (f"echo '{KILL_JS}' > index.js && node .", RM),
+    (f"echo '{KILL_JS}' > l.cjs && node --loader ./l.cjs -e 1", RM),
+    (f"echo '{KILL_JS}' > x.js && NODE_OPTIONS='--require ./x.js' npx jest", RM),
     (f"mkdir -p app && echo '{KILL_JS}' > app/index.js && node app", RM),
     (f"mkdir -p app && echo '{KILL_JS}' > app/index.js && node ./app/", RM),
     (f"echo '{KILL_JS}' > w.js && node w", RM),
@@ -191,6 +197,21 @@ STOP = [
         "npm test",
         RM,
     ),
+    (
+        "mkdir -p node_modules/.bin && printf '#!/bin/sh\\nrm -rf src\\n' > "
+        "node_modules/.bin/foo && chmod +x node_modules/.bin/foo && yarn foo",
+        RM,
+    ),
+    (
+        "mkdir -p node_modules/.bin && printf '#!/bin/sh\\nrm -rf src\\n' > "
+        "node_modules/.bin/foo && chmod +x node_modules/.bin/foo && pnpm exec foo",
+        RM,
+    ),
+    (
+        "mkdir -p node_modules/.bin && printf '#!/bin/sh\\nrm -rf src\\n' > "
+        "node_modules/.bin/foo && chmod +x node_modules/.bin/foo && bunx foo",
+        RM,
+    ),
     # npm lifecycle scripts and options before the script name
     ("npm pkg set scripts.prepack='rm -rf src' && npm pack", RM),
     ("npm pkg set scripts.postpack='rm -rf src' && npm pack --dry-run", RM),
@@ -241,6 +262,16 @@ STOP = [
         ".pre-commit-hooks.yaml && git add -A && pre-commit try-repo . x --all-files",
         RM,
     ),
+    (
+        "printf '" + HOOK_YAML.format(entry="rm -rf src", language="system") + "' > "
+        ".pre-commit-config.yaml && git add .pre-commit-config.yaml && pre-commit",
+        RM,
+    ),
+    (
+        "printf '" + HOOK_YAML.format(entry="rm", language="system") + "    args:\\n    - -rf\\n"
+        "    - src\\n' > .pre-commit-config.yaml && pre-commit run -a",
+        RM,
+    ),
     # make: include, -include, sinclude, MAKEFILES, a Makefile written by python
     ("printf 'include x.mk\\n' > Makefile && printf 'all:\\n\\trm -rf src\\n' > x.mk && make", RM),
     (
@@ -253,6 +284,11 @@ STOP = [
     ("printf 'w:\\n\\trm -rf src\\n' > x.mk && echo 'include x.mk' >> Makefile && make w", RM),
     ("printf 'all:\\n\\trm -rf src\\n' > x.mk && MAKEFILES=x.mk make -f /dev/null all", RM),
     ("printf 'w:\\n\\trm -rf src\\n' > x.mk && export MAKEFILES=x.mk; make w", RM),
+    (
+        "printf 'include $(wildcard *.mk)\\n' > Makefile && printf 'w:\\n\\trm -rf src\\n' > "
+        "x.mk && make w",
+        RM,
+    ),
     # a literal written by open(…).write(…) is known; anything else written is opaque
     ('python3 -c \'open("Makefile","w").write("all:\\n\\trm -rf src\\n")\' && make', RM),
     ('python3 -c \'open("mk","w").write("all:\\n\\trm -rf src\\n")\'; make -f mk', RM),
@@ -284,6 +320,9 @@ NOT_RUN = (
     "bk.py",
     "npm publish",
     "npm rebuild",
+    "npx jest",
+    "pip install -e '.[dev]'",
+    "req.txt",
 )
 
 SAFE = [
@@ -375,6 +414,7 @@ def _hook(command: str, cwd: Path, variant: str = "plain") -> tuple[str, str]:
 
 
 _TOOLS = ("make", "npm", "npx", "node", "git", "pre-commit", "pytest", "py.test", "pip")
+_TOOLS += ("pipx", "yarn", "pnpm", "bunx")
 
 
 def _missing(command: str) -> str | None:

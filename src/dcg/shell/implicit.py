@@ -35,7 +35,7 @@ PROGRAMS: dict[str, str] = {
     "pytest": "pytest", "py.test": "pytest",
     "pip": "pip", "pip3": "pip", "pyproject-build": "build", "uv": "uv",
     "node": "node", "nodejs": "node",
-    "npx": "npx", "pre-commit": "precommit",
+    "npx": "npx", "bunx": "npx", "pnpx": "npx", "pre-commit": "precommit", "pipx": "pip",
 }  # fmt: skip
 # `python -m NAME` that is one of the programs above.
 PYTHON_MODULES = {"pytest": "pytest", "pip": "pip", "build": "build", "pre_commit": "precommit"}
@@ -76,6 +76,18 @@ def run(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
         from dcg.shell import pkgloads
 
         pkgloads.git_hooks(argv, ctx, out, walker)
+        return
+    if name in ("yarn", "pnpm", "bun"):  # yarn exec NAME, yarn NAME: node_modules/.bin
+        from dcg.shell import pkgloads
+
+        k = 1
+        while k < len(argv) and argv[k].startswith("-"):
+            k += 1
+        sub = argv[k] if k < len(argv) else ""
+        if sub in ("exec", "dlx", "x"):
+            pkgloads.npx(["npx", *argv[k + 1 :]], ctx, out, walker)
+        elif sub and not sub.startswith(("/", ".")):
+            pkgloads.npx(["npx", sub], ctx, out, walker)
         return
     if name == "npm":  # npm exec NAME / npm x NAME: npx
         k = 1
@@ -247,18 +259,38 @@ def _local_projects(kind: str, argv: list[str], ctx: Ctx) -> list[str]:
             editable = True
             continue
         if a.startswith("--editable=") or (a.startswith("-e") and len(a) > 2 and a[2] != "-"):
-            found.append(a.partition("=")[2] if a.startswith("--") else a[2:])
+            found.append((a.partition("=")[2] if a.startswith("--") else a[2:]).partition("[")[0])
             continue
+        if a in ("-r", "--requirement") and i < len(argv) and ctx.files is not None:
+            found += _requirements(argv[i], ctx)
         if a in _PIP_VALUE:
             i += 1
             continue
         if a.startswith("-"):
             continue
+        a = a.partition("[")[0] if a.endswith("]") else a  # .[dev]: extras of the project
         if editable or _is_path(a, ctx):
             found.append(a.removeprefix("file:").removeprefix("//"))
         editable = False
     if kind == "build" and not found:
         found.append(".")
+    return found
+
+
+def _requirements(path: str, ctx: Ctx) -> list[str]:
+    """The local projects a requirements file names (``-e .``, ``./pkg``)."""
+    files = ctx.files
+    where = scripts.where(files, path, ctx.env.get(CWD)) if files is not None else None
+    text = scripts.read(files, where) if files is not None and where is not None else None
+    for key in (FILE + path, FILE + os.path.normpath(path)):  # written earlier on the line
+        text = ctx.env.get(key, text)
+    found: list[str] = []
+    for line in (text if text and text != scripts.TOO_BIG else "").splitlines()[:500]:
+        words = line.partition(" #")[0].split()
+        if words[:1] in (["-e"], ["--editable"]) and len(words) > 1:
+            found.append(words[1].partition("[")[0])
+        elif words and (words[0].partition("[")[0] in (".", "..") or line.startswith("./")):
+            found.append(words[0].partition("[")[0])
     return found
 
 

@@ -99,6 +99,15 @@ def default_start(names: list[str], every: dict[str, object], ctx: Ctx, cwd: str
     return where is not None and os.path.isfile(where)
 
 
+_NODE_RUNNERS = frozenset(("npx", "pnpx", "bunx", "npm", "pnpm", "yarn", "bun"))
+
+
+def via_node_runner(work: Work) -> bool:
+    """The command was unwrapped from ``pnpm exec``, ``bunx``, ``yarn exec``…: its command
+    word is looked up in node_modules/.bin first."""
+    return any(v.split(" ", 1)[0] in _NODE_RUNNERS for v in work.via)
+
+
 def npm_bin(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
     """A package script's command word that is a ``node_modules/.bin`` program written on
     this line (npm puts that directory first on PATH)."""
@@ -186,7 +195,7 @@ def precommit(argv: list[str], ctx: Ctx, out: list[Command], walker: Walker) -> 
         if argv[i] in ("-c", "--config") and i + 1 < len(argv):
             config = argv[i + 1]
         i += 1 + (argv[i] in _PC_VALUE)
-    sub = argv[i] if i < len(argv) else ""
+    sub = argv[i] if i < len(argv) else "run"  # `pre-commit` alone is `pre-commit run`
     if sub not in ("run", "hook-impl", "try-repo"):
         return
     hooks: list[str] = []
@@ -285,7 +294,10 @@ def make_includes(
     for line in text.splitlines():
         if not line.startswith(_INCLUDES):
             continue
-        for name in line.split()[1:]:
+        words = line.split()[1:]
+        if line.split(None, 1)[-1].startswith("$(wildcard ") and line.rstrip().endswith(")"):
+            words = line.split(None, 1)[-1][len("$(wildcard ") : -1].split()  # its globs
+        for name in words:
             if "$" in name or name.startswith("#"):
                 break
             for path in _matching(name, base, ctx):

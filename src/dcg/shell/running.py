@@ -36,7 +36,7 @@ def run(work: Work, raw: str, ctx: Ctx, out: list[Command], walker: Walker) -> b
         cases.call(name, work, ctx, out, walker)
         return False
     implicit.run(work, ctx, out, walker)
-    if pkgloads.NPM_BIN in ctx.env:
+    if pkgloads.NPM_BIN in ctx.env or pkgloads.via_node_runner(work):
         pkgloads.npm_bin(work, ctx, out, walker)
     if name in _PKG:
         _package(work, ctx, out, walker)

@@ -422,6 +422,7 @@ def _may_run_a_file(name: str, raw: str, ctx: Ctx) -> bool:
         name in payloads.RUNS_FILES
         or name.startswith(("python", "pip"))
         or "\x00npmbin" in ctx.env  # dcg.shell.pkgloads.NPM_BIN: a package script's words
+        or "\x00file:node_modules/.bin/" + name in ctx.env  # `pnpm exec NAME`, `bunx NAME`
         or ("/" in raw and not raw.endswith("/"))
         or name in ctx.funcs
     )
