@@ -224,6 +224,11 @@ STOP = [
     ("npm pkg set scripts.t='rm -rf src' && npm --silent run t", RM),
     ("npm pkg set scripts.t='rm -rf src' && npm run --if-present --loglevel=warn t", RM),
     ("npm pkg set scripts.install='rm -rf src' && npm rebuild", RM),
+    (
+        'mkdir -p d && echo \'{"scripts":{"b":"rm -rf ../src"}}\' > d/package.json && '
+        "npm run --prefix d b",
+        RM,
+    ),
     # pre-commit: the local hooks' entry
     (
         "printf '" + HOOK_YAML.format(entry="rm -rf src", language="system") + "' > "

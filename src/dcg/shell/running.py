@@ -125,7 +125,9 @@ def _package(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
     if sub in _NPM_RUN or (name == "bun" and sub == "run"):
         k = 0
         while k < len(rest) and rest[k].startswith("-") and rest[k] != "--":
-            k += 1 + (rest[k] == "--script-shell")  # npm run --workspaces=false -s NAME
+            if rest[k] in _PKG_DIR and k + 1 < len(rest):  # npm run --prefix DIR NAME
+                directory = rest[k + 1]
+            k += 1 + (rest[k] in (*_PKG_DIR, "--script-shell"))  # npm run -s --ws=false NAME
         if k >= len(rest) or rest[k] == "--":
             return
         names, rest = [rest[k]], rest[k + 1 :]
