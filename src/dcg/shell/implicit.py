@@ -394,10 +394,13 @@ def _node_candidates(spec: str, ctx: Ctx) -> list[str]:
 def _node_options(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
     value = runtext.setting(work, ctx, "NODE_OPTIONS")
     if value is None:
-        if "NODE_OPTIONS" in work.assigns or ctx.env.get("NODE_OPTIONS", "") is None:
-            walker.emit(
-                "NODE_OPTIONS is computed at run time: what node preloads is unknown", ctx, out
-            )
+        # Computed (--max-old-space-size=$MEM is everyday): opaque only when the line also
+        # wrote a script it could preload.
+        unknown = "NODE_OPTIONS" in work.assigns or ctx.env.get("NODE_OPTIONS", "") is None
+        js = any(p.endswith((".js", ".cjs", ".mjs")) for p in runtext.written_paths(ctx))
+        if unknown and js:
+            why = "NODE_OPTIONS is computed at run time: what node preloads is unknown"
+            walker.emit(why, ctx, out)
         return
     for spec in node_preloads(value):
         node_module(spec, ctx, out, walker, "NODE_OPTIONS")
