@@ -335,6 +335,9 @@ SAFE = [
     "pytest -q",
     "python3 -m pytest -q tests",
     "pytest --version",
+    # config files edited with text dcg cannot know (a version bump, a token) name no code
+    'echo "version = $(git describe)" >> setup.cfg && pytest -q',
+    'echo "//r/:_authToken=$(cat tok 2>/dev/null)" > .npmrc && npm test',
     "echo 'def test_more(): assert 1' > tests/test_more.py && pytest -q tests",
     "echo 'print(1)' > sitecustomize.py && PYTHONPATH=. python3 -c pass",
     f"echo '{KILL_PY}' > sitecustomize.py && python3 -c pass",  # cwd is not on sys.path yet

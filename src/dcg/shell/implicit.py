@@ -310,7 +310,8 @@ def _build(directory: str, ctx: Ctx, out: list[Command], walker: Walker) -> None
     runtext.judge(
         "python", os.path.join(base, "setup.py"), "build of a local project", ctx, out, walker
     )
-    got = runtext.load(os.path.join(base, "pyproject.toml"), ctx, out, walker)
+    # A pyproject.toml edited with text dcg cannot know (a version bump) names no code.
+    got = runtext.load(os.path.join(base, "pyproject.toml"), ctx, [], walker)
     if got is None or "backend-path" not in got[0]:
         return
     import tomllib

@@ -79,7 +79,7 @@ def script_shell(argv: list[str], work: Work, ctx: Ctx, npmrc: str | None) -> st
 
 def npmrc(ctx: Ctx, directory: str | None, out: list[Command], walker: Walker) -> str | None:
     """The project's ``.npmrc`` text (written on the line or on disk), if any."""
-    hit = runtext.written_first(ctx, directory, (".npmrc",), out, walker)
+    hit = runtext.written_first(ctx, directory, (".npmrc",), [], walker)  # a token: no finding
     if hit is not None:
         return hit[0]
     found = runtext.find_up(ctx, runtext.here(ctx, directory), (".npmrc",))

@@ -234,7 +234,8 @@ def _ini(
     candidates = [(config, "")] if config else list(_INIS)
     for name, section in candidates:
         assert name is not None
-        got = runtext.load(name, ctx, out, walker) if name in _written(ctx) else _disk(name, ctx)
+        quiet: list[Command] = []  # an ini edited with unknown text (a version bump) is no finding
+        got = runtext.load(name, ctx, quiet, walker) if name in _written(ctx) else _disk(name, ctx)
         if got is None:
             continue
         settings = _settings(name, got, section)
