@@ -112,6 +112,11 @@ STOP = [
     (f"echo '{KILL_PY}' > ev.py && PYTHONPATH=. pytest -pev -q", RM),
     (f"echo '{KILL_PY}' > ev.py && PYTEST_ADDOPTS='-p ev' PYTHONPATH=. pytest -q", RM),
     (f"echo '{KILL_PY}' > ev.py && python3 -m pytest -p ev -q", RM),
+    (
+        "printf 'pytest_plugins = [\"ev\"]\\n' > conftest.py && "
+        f"echo '{KILL_PY}' > ev.py && pytest -q",
+        RM,
+    ),
     ("printf 'import os\\nos.system(\"rm -rf src\")\\n' > conftest.py && pytest --co -q", RM),
     # pip and build run setup.py
     (
@@ -278,6 +283,11 @@ STOP = [
         "    - src\\n' > .pre-commit-config.yaml && pre-commit run -a",
         RM,
     ),
+    (
+        "printf '" + HOOK_YAML.format(entry="rm -rf src", language="system") + "' > "
+        ".pre-commit-config.yaml && pre-commit install && git add -A && git commit -qm x",
+        RM,
+    ),
     # make: include, -include, sinclude, MAKEFILES, a Makefile written by python
     ("printf 'include x.mk\\n' > Makefile && printf 'all:\\n\\trm -rf src\\n' > x.mk && make", RM),
     (
@@ -290,6 +300,11 @@ STOP = [
     ("printf 'w:\\n\\trm -rf src\\n' > x.mk && echo 'include x.mk' >> Makefile && make w", RM),
     ("printf 'all:\\n\\trm -rf src\\n' > x.mk && MAKEFILES=x.mk make -f /dev/null all", RM),
     ("printf 'w:\\n\\trm -rf src\\n' > x.mk && export MAKEFILES=x.mk; make w", RM),
+    (
+        "mkdir -p mk && printf 'include mk/*.mk\\n' > Makefile && "
+        "printf 'w:\\n\\trm -rf src\\n' > mk/x.mk && make w",
+        RM,
+    ),
     (
         "printf 'include $(wildcard *.mk)\\n' > Makefile && printf 'w:\\n\\trm -rf src\\n' > "
         "x.mk && make w",
@@ -403,6 +418,10 @@ def _repo(base: Path) -> tuple[Path, dict[str, str]]:
         "PIP_NO_INDEX": "1",
         "PIP_DISABLE_PIP_VERSION_CHECK": "1",
         "GIT_CONFIG_NOSYSTEM": "1",
+        "GIT_AUTHOR_NAME": "t",
+        "GIT_AUTHOR_EMAIL": "t@t",
+        "GIT_COMMITTER_NAME": "t",
+        "GIT_COMMITTER_EMAIL": "t@t",
     }
     git = ["git", "-c", "user.name=t", "-c", "user.email=t@t", "-c", "init.defaultBranch=main"]
     if shutil.which("git"):

@@ -185,6 +185,7 @@ _PC_VALUE = frozenset(("-c", "--config", "--hook-stage", "--from-ref", "--source
                        "--prepare-commit-message-source", "--commit-object-name"))  # fmt: skip
 _PC_NOT_COMMANDS = frozenset(("pygrep", "fail", "docker_image", "docker"))
 _PC_CONFIGS = (".pre-commit-config.yaml", ".pre-commit-config.yml")
+PRE_COMMIT_INSTALLED = "\x00pre-commit-installed"
 
 
 def precommit(argv: list[str], ctx: Ctx, out: list[Command], walker: Walker) -> None:
@@ -196,6 +197,9 @@ def precommit(argv: list[str], ctx: Ctx, out: list[Command], walker: Walker) -> 
             config = argv[i + 1]
         i += 1 + (argv[i] in _PC_VALUE)
     sub = argv[i] if i < len(argv) else "run"  # `pre-commit` alone is `pre-commit run`
+    if sub == "install":  # a `git commit` later on the line runs the hooks
+        ctx.env[PRE_COMMIT_INSTALLED] = "1"
+        return
     if sub not in ("run", "hook-impl", "try-repo"):
         return
     hooks: list[str] = []
@@ -312,17 +316,24 @@ def _matching(name: str, base: str | None, ctx: Ctx) -> list[str]:
     path = os.path.join(base, name) if base and not name.startswith("/") else name
     from dcg.shell.expand import has_glob, match
 
-    if not has_glob(name) or "/" in name:
+    if not has_glob(name) or has_glob(os.path.dirname(name)):
         return [path]
-    found = [p for p in runtext.written_paths(ctx) if "/" not in p and match(name, p)]
+    folder, pattern = os.path.dirname(name), os.path.basename(name)  # include mk/*.mk
+    inside = (folder + "/") if folder else ""
+    found = [
+        p[len(inside) :]
+        for p in runtext.written_paths(ctx)
+        if p.startswith(inside) and "/" not in p[len(inside) :] and match(pattern, p[len(inside) :])
+    ]
     if ctx.files is not None:
-        where = runtext.here(ctx, base)
+        where = runtext.here(ctx, os.path.join(base, folder) if base else folder or None)
         try:
             listed = os.listdir(where) if where else []
         except OSError:
             listed = []
-        found += [n for n in listed[:2000] if match(name, n)]
-    return [os.path.join(base, n) if base else n for n in sorted(set(found))]
+        found += [n for n in listed[:2000] if match(pattern, n)]
+    names = [inside + n for n in sorted(set(found))]
+    return [os.path.join(base, n) if base else n for n in names]
 
 
 def makefiles_env(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> str:
@@ -366,6 +377,10 @@ def git_hooks(argv: list[str], ctx: Ctx, out: list[Command], walker: Walker) -> 
     if "--no-verify" in rest or (sub == "commit" and "-n" in rest):
         hooks = tuple(h for h in hooks if h not in ("pre-commit", "commit-msg", "pre-push",
                                                    "pre-merge-commit"))  # fmt: skip
+    if PRE_COMMIT_INSTALLED in ctx.env and "pre-commit" in hooks:
+        via = ctx.child((*ctx.via, f"git {sub} (pre-commit installed on this line)"))
+        precommit(["pre-commit", "run"], via, out, walker)
+        return
     here = runtext.here(ctx, directory)
     for _ in range(32):
         if here is None:

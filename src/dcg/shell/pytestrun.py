@@ -83,6 +83,12 @@ def run(work: Work, argv: list[str], ctx: Ctx, out: list[Command], walker: Walke
         if got is None:
             return
         text, shown, written = got
+        if "pytest_plugins" in text and os.path.basename(path) == "conftest.py":
+            for name in _conftest_plugins(text):  # pytest_plugins = ["ev"] loads ev.py
+                module = name.replace(".", "/")
+                for d in dirs:
+                    for p in (_join(d, module + ".py"), _join(d, module + "/__init__.py")):
+                        one(p, f"pytest plugin {name}")
         mark = len(out)
         if written:
             runtext.judge_text("python", text, shown, True, what, ctx, out, walker)
@@ -113,6 +119,17 @@ def run(work: Work, argv: list[str], ctx: Ctx, out: list[Command], walker: Walke
         one(path, "pytest")
     if count >= MAX_ENTRIES and ctx.files is not None:
         ctx.files.unread.append(f"pytest: more than {MAX_ENTRIES} files under {' '.join(paths)}")
+
+
+def _conftest_plugins(text: str) -> list[str]:
+    """The modules a conftest's ``pytest_plugins = …`` names (strings in that statement)."""
+    names: list[str] = []
+    at = text.find("pytest_plugins")
+    stmt = text[at : at + 2000].split("\n\n", 1)[0]
+    for part in stmt.replace('"', "'").split("'")[1::2]:
+        if part.replace(".", "_").isidentifier():
+            names.append(part)
+    return names[:16]
 
 
 def module_level(text: str) -> str:
