@@ -12,7 +12,11 @@ from dcg.embedded import analyze
 
 WRITES = [
     # Python: builtins, os, shutil, pathlib, runpy.
-    pytest.param("python", "open('y', 'w').write('rm -rf /')", [": > 'y'"], id="py-open-w"),
+    # A literal written is reported with its text: a later run of the file reads it.
+    pytest.param(
+        "python", "open('y', 'w').write('rm -rf /')", ["printf %s 'rm -rf /' > 'y'"], id="py-open-w"
+    ),
+    pytest.param("python", "open('y', 'w').write(x)", [": > 'y'"], id="py-open-w-unknown"),
     pytest.param("python", "open('y', mode='a')", [": >> 'y'"], id="py-open-mode-kw"),
     pytest.param("python", "open('y', 'rb').read()", [], id="py-open-read"),
     pytest.param("python", "open('y').read()", [], id="py-open-default"),

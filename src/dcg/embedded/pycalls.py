@@ -6,7 +6,8 @@ is not judged. Reached means named anywhere outside its own body (a call, a call
 ``atexit.register(f)``, a table ``{"clean": f}``), transitively from the module's own
 statements. Everything is judged as before when a name could reach a function without
 being written out (``eval``, ``exec``, ``getattr``, ``globals()``…), for decorated
-functions, for ``test*`` functions a runner finds by name, and for methods of classes.
+functions, for ``test*``, ``pytest_*``, ``setup*`` and ``teardown*`` functions a runner finds by
+name, and for methods of classes.
 """
 
 from __future__ import annotations
@@ -19,6 +20,10 @@ else:
     # The node classes of the built-in _ast module are those of ast; importing ast itself
     # costs the hook (enum, contextlib, os…).
     import _ast as ast
+
+
+# Functions a runner calls by their name: tests, pytest's hooks and xunit-style set-ups.
+_BY_NAME = ("test", "pytest_", "setup", "teardown")
 
 
 def _children(node: ast.AST) -> Iterator[ast.AST]:
@@ -80,7 +85,7 @@ def uncalled(tree: ast.AST) -> set[int]:
     pending = [
         f
         for f in funcs
-        if id(f) not in methods and not f.decorator_list and not f.name.startswith("test")
+        if id(f) not in methods and not f.decorator_list and not f.name.startswith(_BY_NAME)
     ]
     if not pending:
         return set()

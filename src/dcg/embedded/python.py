@@ -117,6 +117,7 @@ class _Visitor:
         self.roots: list[object] = []  # os.walk roots of the enclosing loops
         self.cwd: str | None = None  # where os.chdir() went, when known
         self.skip: set[int] = set()  # function definitions nothing reaches
+        self.written: set[int] = set()  # open() calls whose literal write was reported
 
     # ----- bindings -----
 
@@ -372,7 +373,9 @@ class _Visitor:
         if q == _COMPUTED or _namespace_lookup(self, node.func):
             self.sink.emit("python computed name", "'<dynamic>' code")
         act = CALLS.get(q) if q else None
-        if act is not None and q is not None:
+        if isinstance(node.func, ast.Attribute) and node.func.attr == "write":
+            writecalls.open_write(self, node.func.value, node)
+        if act is not None and q is not None and id(node) not in self.written:
             args, kwargs = self.args(node)
             if act.kind == "eval":
                 code = text(args[0]) if args else None

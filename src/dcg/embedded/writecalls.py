@@ -23,6 +23,8 @@ if TYPE_CHECKING:
         def args(self, node: ast.Call) -> tuple[list[object], dict[str, object]]: ...
         def emit(self, label: str, lines: list[str], act: Action) -> None: ...
 
+        written: set[int]
+
 
 WRITE = Action("write")
 APPEND = Action("append")
@@ -100,6 +102,34 @@ def python_method(visitor: _Visitor, receiver: ast.expr, node: ast.Call, name: s
     else:
         return
     visitor.emit(f"python Path.{name}", lines, act)
+
+
+def open_write(visitor: _Visitor, receiver: ast.expr, node: ast.Call) -> None:
+    """``open(PATH, "w").write(TEXT)`` with both known: reported as the shell line that
+    gives the file that text (a later ``make`` of it reads it), instead of a write of
+    unknown text; the ``open`` call then reports nothing more."""
+    import _ast
+
+    if not (isinstance(receiver, _ast.Call) and isinstance(receiver.func, _ast.Name)):
+        return
+    if receiver.func.id != "open" or len(node.args) != 1 or not receiver.args:
+        return
+    args, kwargs = visitor.args(receiver)
+    mode = kwargs.get("mode", args[1] if len(args) > 1 else "r")
+    content = visitor.eval(node.args[0])
+    path = args[0]
+    known = (path, mode, content)
+    if not all(isinstance(v, str) and "'<dynamic>'" not in v for v in known):
+        return
+    assert isinstance(mode, str) and isinstance(path, str) and isinstance(content, str)
+    if "w" not in mode and "a" not in mode:
+        return
+    from dcg.embedded.render import word
+
+    op = ">>" if "a" in mode else ">"
+    visitor.written.add(id(receiver))
+    line = f"printf %s {word(content, always=True)} {op} {word(path, always=True)}"
+    visitor.emit("python open", [line], WRITE)
 
 
 _JS_FS: dict[str, Action] = {

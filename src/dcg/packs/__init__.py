@@ -149,6 +149,13 @@ REGISTRY: tuple[tuple[str, tuple[str, ...]], ...] = (
             # sed's e command and s///e flag run shell text; crontab FILE installs commands.
             "sed ",
             "crontab",
+            # Tools that load code of the project without naming it (dcg.shell.implicit):
+            # pytest's conftest.py and tests, pip's setup.py, npx's bins, pre-commit hooks.
+            "pytest",
+            "py.test",
+            "pip",
+            "npx",
+            "pre-commit",
         ),
     ),
     # --- optional packs ---

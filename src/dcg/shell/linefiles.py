@@ -52,6 +52,9 @@ def modules(lang: str, work: Work, ctx: Ctx, out: list[Command], walker: Walker)
                 stem = os.path.basename(path).rpartition(".")[0]
                 if stem and _loads(lang, code, stem):
                     paths.append(path)
+        if lang == "python":  # `python3 -c 'import helper'`: ./helper.py on disk runs too
+            for name in imports(code):
+                paths += [name + ".py", name + "/__init__.py"]
     for path in dict.fromkeys(paths):
         found, text, shown = runtext.written(path, ctx, out, walker)
         if not found:
@@ -67,7 +70,18 @@ def modules(lang: str, work: Work, ctx: Ctx, out: list[Command], walker: Walker)
         if text:
             walker.embedded(lang, text, ctx.child((*ctx.via, f"in {shown}", f"{lang} module")),
                             out, found)  # fmt: skip
-        break
+
+
+def imports(code: str) -> list[str]:
+    """The top-level modules ``import a, b`` / ``from a.b import c`` statements name."""
+    names: list[str] = []
+    for stmt in code.replace(";", "\n").splitlines():
+        words = stmt.replace(",", " ").split()
+        if words[:1] == ["import"]:
+            names += [w.split(".")[0] for w in words[1:] if w != "as"][:8]
+        elif words[:1] == ["from"] and len(words) > 1 and not words[1].startswith("."):
+            names.append(words[1].split(".")[0])
+    return [n for n in names if n.isidentifier()]
 
 
 def _loads(lang: str, code: str, stem: str) -> bool:

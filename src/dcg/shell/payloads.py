@@ -425,3 +425,13 @@ def handler(name: str) -> Callable[[Work], None] | None:
         if all(ch in "0123456789." for ch in tail):
             return _PYTHON
     return found
+
+
+# Commands that run a file, a package script or a recipe (dcg.shell.running), or load
+# code without naming it (dcg.shell.implicit: git's installed pre-commit hooks too).
+RUNS_FILES = frozenset((*SHELLS, "source", ".", "node", "nodejs", "bun", "ruby", "perl",
+                        "php", "npm", "pnpm", "yarn", "make", "gmake", "just", "task",
+                        "go-task", "nox", "invoke", "inv", "tox", "poe", "pytest", "py.test",
+                        "npx", "bunx", "pnpx", "uv", "pre-commit", "pyproject-build", "git",
+                        "corepack", "tsx", "ts-node", "jest", "vitest", "mocha", "eslint",
+                        "tsc", "next", "vite", "webpack", "prettier"))  # fmt: skip

@@ -12,7 +12,7 @@ output is unknown, a makefile read from an unknown stdin) is an opaque finding.
 from __future__ import annotations
 
 from dcg import oslite as os
-from dcg.shell import cases, linefiles, runtext, scripts
+from dcg.shell import cases, implicit, linefiles, pkgloads, runtext, scripts
 from dcg.shell.limits import bounded
 
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
@@ -36,6 +36,9 @@ def run(work: Work, raw: str, ctx: Ctx, out: list[Command], walker: Walker) -> b
     if name in ctx.funcs and not cases.judged(name, work, ctx):
         cases.call(name, work, ctx, out, walker)
         return False
+    implicit.run(work, ctx, out, walker)
+    if pkgloads.NPM_BIN in ctx.env or pkgloads.via_node_runner(work):
+        pkgloads.npm_bin(work, ctx, out, walker)
     if name in _PKG:
         _package(work, ctx, out, walker)
         return False
@@ -133,10 +136,14 @@ def _package(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
     rest = argv[i + 1 :]
     names: list[str]
     if sub in _NPM_RUN or (name == "bun" and sub == "run"):
-        rest = [a for a in rest if a not in ("--if-present", "--silent", "-s")]
-        if not rest or rest[0].startswith("-"):
+        k = 0
+        while k < len(rest) and rest[k].startswith("-") and rest[k] != "--":
+            if rest[k] in _PKG_DIR and k + 1 < len(rest):  # npm run --prefix DIR NAME
+                directory = rest[k + 1]
+            k += 1 + (rest[k] in (*_PKG_DIR, "--script-shell"))  # npm run -s --ws=false NAME
+        if k >= len(rest) or rest[k] == "--":
             return
-        names, rest = [rest[0]], rest[1:]
+        names, rest = [rest[k]], rest[k + 1 :]
     elif sub in _NPM_ALIASES:
         names = [_NPM_ALIASES[sub]]
     elif (sub in _INSTALL or (not sub and name == "yarn")) and not [
@@ -145,6 +152,8 @@ def _package(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
         names = list(_LIFECYCLE)
     elif name in ("yarn", "pnpm") and sub and sub not in _BUILTINS:
         names = [sub]
+    elif name == "npm" and (events := pkgloads.npm_events(sub, [a for a in rest if a[:1] != "-"])):
+        names = events
     else:
         return
     if work.dyns and any(work.dyns):
@@ -154,6 +163,7 @@ def _package(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
         _workspaces(start, selectors, names, rest, ctx, out, walker)
         return
     hit = runtext.written_first(ctx, directory, ("package.json",), out, walker)
+    rc = pkgloads.npmrc(ctx, directory, out, walker)
     if hit is not None:  # package.json written or edited earlier on the line
         text, shown = hit
         if text is None:
@@ -163,10 +173,24 @@ def _package(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
         if found is None:
             return
         path, text = found
-        if text == scripts.TOO_BIG or not ctx.files or not ctx.files.wanted(text):
+        if text == scripts.TOO_BIG or not ctx.files:
+            return
+        # A package.json naming no guarded tool runs one all the same through npm start's
+        # default (node server.js) or a script shell.
+        if (
+            not ctx.files.wanted(text)
+            and "start" not in names
+            and "script-shell"
+            not in ((rc or "") + " ".join(argv) + str(work.assigns).lower().replace("_", "-"))
+        ):
             return
         shown = scripts.display(path, ctx.files.cwd)
-    _scripts(shown, text, names, rest, ctx, out, walker)
+    shell = pkgloads.script_shell(argv, work, ctx, rc)
+    ctx.env[pkgloads.NPM_BIN] = "1"
+    try:
+        _scripts(shown, text, names, rest, ctx, out, walker, shell=shell)
+    finally:
+        ctx.env.pop(pkgloads.NPM_BIN, None)
 
 
 def _workspaces(
@@ -202,19 +226,29 @@ def _scripts(
     out: list[Command],
     walker: Walker,
     cwd: str | None = None,
+    shell: str | None = None,
 ) -> None:
-    """Judge the scripts ``names`` of package.json ``text`` (named ``shown``) will run."""
+    """Judge the scripts ``names`` of package.json ``text`` (named ``shown``) will run,
+    in ``shell`` when .npmrc's ``script-shell`` (or the option) names one."""
+    from shlex import quote
+
     from dcg.extract import packagejson
 
     extra = [a for a in rest if a != "--"]
     every = packagejson.scripts(text, shown)
     for script in names:
-        if script in _LIFECYCLE:
+        if script in _LIFECYCLE or len(names) > 1:
             order = [every[script]] if script in every else []
         else:
             order = packagejson.run_order(text, script)
+        if pkgloads.default_start([script], dict(every), ctx, cwd):
+            runtext.project(
+                "node server.js", shown, ctx, out, walker, 1, "npm start (default)", cwd
+            )
         for f in order:
             line = f.text + (" " + " ".join(extra) if extra and f.label == script else "")
+            if shell:
+                line = f"{quote(shell)} -c {quote(line)}"
             runtext.project(line, shown, ctx, out, walker, f.line, f"script {f.label}", cwd)
 
 
@@ -271,6 +305,9 @@ def _make(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
         targets.append(a)
     from dcg.extract import makefile as mk
 
+    more = pkgloads.makefiles_env(work, ctx, out, walker)  # $MAKEFILES, read first by make
+    if more:
+        evals.append(more)
     if makefile in ("-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"):
         text = work.stdin if work.stdin is not None else work.fed
         if text is None:
@@ -306,7 +343,8 @@ def _make(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
                 return
             text = text or ""
             shown = scripts.display(path, ctx.files.cwd) if path else "make --eval"
-    text = text + "".join("\n" + e for e in evals)
+    text = pkgloads.make_includes(text + "".join("\n" + e for e in evals), directory, ctx, out,
+                                  walker)  # fmt: skip
     if ctx.files is not None and not ctx.files.wanted(text):
         return
     found = mk.plan(text, targets, shown, overrides)

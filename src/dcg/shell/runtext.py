@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from dcg.extract.found import Found
     from dcg.shell.command import Command
     from dcg.shell.limits import Budget, Files
+    from dcg.shell.unwrap import Work
     from dcg.shell.words import Token
 
     class Ctx(Protocol):
@@ -280,3 +281,75 @@ def written_first(
         if found:
             return text, shown
     return None
+
+
+def setting(work: Work, ctx: Ctx, name: str) -> str | None:
+    """The value the command sees for variable ``name`` (its own assignment first)."""
+    if name in work.assigns:
+        return work.assigns[name]
+    return ctx.env.get(name)
+
+
+def load(path: str, ctx: Ctx, out: list[Command], walker: Walker) -> tuple[str, str, bool] | None:
+    """``(text, shown, written on this line)`` of a project file the tool loads; None when
+    there is none to judge (absent, installed, unreadable, not naming any guarded tool, or
+    written with unknown text: that finding is emitted)."""
+    found, text, shown = written(path, ctx, out, walker)
+    if found:
+        return None if text is None else (text, shown, True)
+    files = ctx.files
+    if files is None:
+        return None
+    where = scripts.where(files, path, ctx.env.get(CWD))
+    if where is None or scripts.installed(where) or not os.path.isfile(where):
+        return None
+    text = scripts.read(files, where)
+    shown = scripts.display(where, files.cwd)
+    if text == scripts.TOO_BIG:
+        walker.emit(f"{shown} is too large to read", ctx, out)
+        return None
+    if text is None or not files.wanted(text):
+        return None
+    return text, shown, False
+
+
+def judge(lang: str, path: str, what: str, ctx: Ctx, out: list[Command], walker: Walker) -> bool:
+    """Judge the file ``path`` (``lang`` code, or its shebang's for "exec") as loaded by
+    ``what``; True when there was one."""
+    got = load(path, ctx, out, walker)
+    if got is None:
+        return False
+    text, shown, written = got
+    judge_text(lang, text, shown, written, what, ctx, out, walker)
+    return True
+
+
+def judge_text(
+    lang: str,
+    text: str,
+    shown: str,
+    written: bool,
+    what: str,
+    ctx: Ctx,
+    out: list[Command],
+    walker: Walker,
+) -> None:
+    if lang == "exec":
+        lang = scripts.shebang_lang(text) or ""
+    if lang == "sh":
+        bounded(ctx.budget, ctx.files, shown, lambda: run_sh(
+            text, shown, ctx.child((*ctx.via, what)), out, walker))  # fmt: skip
+    elif lang:
+        via = (
+            *ctx.via,
+            what,
+            f"in {shown}",
+            f"{lang} {'script' if lang != 'python' else 'module'}",
+        )
+        bounded(ctx.budget, ctx.files, shown, lambda: walker.embedded(
+            lang, text, ctx.child(via), out, written))  # fmt: skip
+
+
+def written_paths(ctx: Ctx) -> list[str]:
+    """The paths written or edited earlier on the line."""
+    return [k[len(FILE) :] for k in ctx.env if k.startswith(FILE)]

@@ -27,9 +27,10 @@ def echo_text(args: list[str]) -> str:
 
 def printf_text(args: list[str]) -> str | None:
     """The output of ``printf FORMAT ARGS`` when it is known (dcg.shell.printfmt), else None."""
-    if args[:1] == ["--"]:
+    dashdash = args[:1] == ["--"]  # printf -- '-include x.mk': the format may start with "-"
+    if dashdash:
         args = args[1:]
-    if not args or args[0].startswith("-"):
+    if not args or (not dashdash and args[0].startswith("-")):
         return None
     from dcg.shell.printfmt import format_text
 

@@ -52,6 +52,16 @@ def _tasks(text: str, runner: str) -> dict[str, tuple[ast.FunctionDef, list[str]
                     default = bool(kw.value.value)
             if call is not None:  # @task(clean): positional pre-tasks
                 others += [a.id for a in call.args if isinstance(a, ast.Name)]
+            if runner == "nox":  # session.notify("other") queues another session
+                others += [
+                    str(c.args[0].value)
+                    for c in ast.walk(node)
+                    if isinstance(c, ast.Call)
+                    and isinstance(c.func, ast.Attribute)
+                    and c.func.attr == "notify"
+                    and c.args
+                    and isinstance(c.args[0], ast.Constant)
+                ]
             for n in names:
                 out[n] = (node, others, default)
     return out
@@ -106,15 +116,18 @@ def runs(text: str, selected: list[str], runner: str) -> Plan:
     return plan
 
 
-def program(text: str, selected: list[str], runner: str) -> str | None:
-    """The file's top-level statements that define no function (imports, constants), the
-    selected sessions or tasks and a call of each, for the Python analyser; None for none."""
+def program(text: str, selected: list[str], runner: str, module_only: bool = False) -> str | None:
+    """The file's top-level statements that define no function (imports, constants, code
+    that runs on import), the selected sessions or tasks and a call of each (none with
+    ``module_only``: a listing imports the file, runs no task), for the Python analyser;
+    None for nothing."""
     import ast
 
-    chosen = _selected(text, selected, runner)
-    if not chosen:
+    chosen = [] if module_only else _selected(text, selected, runner)
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError):
         return None
-    tree = ast.parse(text)
     wanted = {fn.lineno for fn in chosen}
     parts: list[str] = []
     for node in tree.body:
@@ -123,4 +136,6 @@ def program(text: str, selected: list[str], runner: str) -> str | None:
                 continue
             node.decorator_list = []  # a decorator does not run the task
         parts.append(ast.unparse(node))
+    if not parts:
+        return None
     return "\n".join(parts) + "".join(f"\n{fn.name}(None)" for fn in chosen) + "\n"

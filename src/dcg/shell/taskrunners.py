@@ -12,7 +12,7 @@ bodies judged as Python. A task the file does not name runs nothing dcg can see.
 
 from __future__ import annotations
 
-from dcg.shell import runtext, scripts
+from dcg.shell import runtext, scripts, taskextra
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -50,17 +50,22 @@ def run(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
     runner = work.argv[0]
     names, file_opt, dir_opt = RUNNERS[runner]
     args = work.argv[1:]
-    if any(a in _QUERY for a in args):
+    query = any(a in _QUERY for a in args)
+    if query and runner not in ("nox", "invoke", "inv"):
         return
     chosen: str | None = None
     directory: str | None = None
     selected: list[str] = []
+    cli_vars: list[str] = []
     k = 0
     while k < len(args):
         a, value = args[k], args[k + 1] if k + 1 < len(args) else ""
         k += 1
         if a == "--":
             break
+        if "=" in a and a.startswith("--") and a.partition("=")[0] in (*file_opt, *dir_opt):
+            a, value = a.partition("=")[0], a.partition("=")[2]  # --collection=mod
+            k -= 1
         if a in file_opt or a in dir_opt:
             k += 1
             chosen, directory = (value, directory) if a in file_opt else (chosen, value)
@@ -73,26 +78,44 @@ def run(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
             k += 1
         elif a in _VALUED:
             k += 1
+        elif "=" in a and not a.startswith("-") and runner in ("task", "go-task"):
+            cli_vars.append(a)  # task NAME=VALUE: a variable of the Taskfile
         elif a.startswith("-") or "=" in a:
             continue
         elif runner not in ("nox", "tox"):
             selected.append(a)
             if runner == "poe":
                 break  # the task's own arguments follow
+    if runner in ("invoke", "inv") and chosen and not chosen.endswith(".py"):
+        chosen += ".py"  # invoke -c NAME names a module
+    if runner == "poe" and directory and directory.endswith(".toml"):
+        chosen, directory = directory, None  # poe -C FILE: a config file, not a directory
     found = _text(ctx, out, walker, (chosen,) if chosen else names, directory)
     if found is None:
         return
     text, shown, written = found
-    plan = _plan(runner, text, shown, selected)
-    for command, line, label in plan:
-        runtext.project(command, shown, ctx, out, walker, line, label, _cwd(ctx, directory))
+    if runner in ("invoke", "inv"):
+        text = text + taskextra.imported(text, ctx, out, walker)
     if runner in ("nox", "invoke", "inv"):
         from dcg.shell import taskpython
 
-        code = taskpython.program(text, selected, runner)
+        # The module's own top-level code runs on every call, a listing included.
+        code = taskpython.program(text, [] if query else selected, runner, query)
         if code is not None:
             via = (*ctx.via, f"in {shown}", "python tasks")
             walker.embedded("python", code, ctx.child(via), out, written)
+        if query:
+            return
+    if runner in ("task", "go-task"):
+        plan = taskextra.taskfile(
+            text, selected or ["default"], cli_vars, ctx, out, walker, _taskfile
+        )
+    else:
+        plan = _plan(runner, text, shown, selected)
+    for command, line, label in plan:
+        runtext.project(command, shown, ctx, out, walker, line, label, _cwd(ctx, directory))
+    if runner == "poe":
+        taskextra.poe_scripts(text, selected[:1], ctx, out, walker)
 
 
 def _cwd(ctx: Ctx, directory: str | None) -> str | None:
@@ -223,7 +246,8 @@ def _tox(text: str, selected: list[str]) -> Plan:
             value = parser.get(section, key, fallback=None)
             if value is None and section != "testenv" and parser.has_section("testenv"):
                 value = parser.get("testenv", key, fallback=None)
-            for line in (value or "").replace("\\\n", " ").splitlines():
+            value = taskextra.tox_refs(parser, value or "")
+            for line in value.replace("\\\n", " ").splitlines():
                 if line.strip():
                     plan.append((line.strip().lstrip("-").strip(), _line_of(text, line), section))
     return plan

@@ -370,6 +370,8 @@ def _command(
             powershell(text, child, out, parse)
         else:
             _embedded(kind, text, child, out)
+        # Files the payload wrote stay written (dcg.shell.linefiles keys), for what runs next.
+        ctx.env.update((k, v) for k, v in child.env.items() if k.startswith("\x00file:"))
     if work.feeder == "find" or work.argv[:1] == ["find"]:
         from dcg.shell.derived import find_feeding
 
@@ -418,18 +420,15 @@ def _embedded(lang: str, code: str, ctx: Ctx, out: list[Command], computed: bool
             continue
         child = Ctx((*via, label), ctx.depth, dict(ctx.env), ctx.budget, ctx.files, ctx.funcs)
         run_text(line, child, out)
-
-
-# Commands that run a file, a package script or a recipe (dcg.shell.running).
-_RUNNERS = frozenset((*payloads.SHELLS, "source", ".", "node", "nodejs", "bun", "ruby", "perl",
-                      "php", "npm", "pnpm", "yarn", "make", "gmake", "just", "task", "go-task",
-                      "nox", "invoke", "inv", "tox", "poe", "git"))  # fmt: skip
+        ctx.env.update((k, v) for k, v in child.env.items() if k.startswith("\x00file:"))
 
 
 def _may_run_a_file(name: str, raw: str, ctx: Ctx) -> bool:
     return (
-        name in _RUNNERS
-        or name.startswith("python")
+        name in payloads.RUNS_FILES
+        or name.startswith(("python", "pip"))
+        or "\x00npmbin" in ctx.env  # dcg.shell.pkgloads.NPM_BIN: a package script's words
+        or "\x00file:node_modules/.bin/" + name in ctx.env  # `pnpm exec NAME`, `bunx NAME`
         or ("/" in raw and not raw.endswith("/"))
         or name in ctx.funcs
     )
