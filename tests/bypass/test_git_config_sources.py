@@ -56,7 +56,8 @@ STOP = [
     ),
     # config dcg cannot know: a git call that may be an alias is code it cannot see
     ("", "cat cfg0 >> .git/config && git x", OPAQUE, "work"),
-    ("", 'echo "[include] path = $PWD/cfg0" >> .git/config; git x', OPAQUE, "work"),
+    # $PWD is the payload's cwd: the include is read, and the alias it defines is judged
+    ("", 'echo "[include] path = $PWD/cfg0" >> .git/config; git x', RESET, "work"),
     ("", "HOME=$(cd h && pwd) git x", OPAQUE, "work"),
     ("", 'GIT_CONFIG_GLOBAL="$(ls cfg*)" git x', OPAQUE, "work"),
     # push settings written on the line, or by an earlier call

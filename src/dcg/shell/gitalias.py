@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dcg import oslite as os
 from dcg.shell import gitargs
+from dcg.shell.limits import cache
 
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
 if TYPE_CHECKING:
@@ -248,6 +249,13 @@ def _start(git: _Git, env: dict[str, str | None]) -> str | None:
     return here
 
 
+# every()'s keys of a list of file entries (gitconfig.load hands out copies of a memo).
+_KEYED: dict[int, tuple[list[tuple[str, str]], list[tuple[str, str]]]] = cache()
+
+
+_ENVIRON: dict[str, str | None] = cache()  # the hook's environment, once per name and line
+
+
 class _Lookup:
     """Config values, last definition winning, files read on first need only."""
 
@@ -278,7 +286,9 @@ class _Lookup:
         w, env = self.w, self.env
         if name in w.assigns or name in env:
             return True, _variable(name, env, w)
-        value = os.environ.get(name)
+        if name not in _ENVIRON:
+            _ENVIRON[name] = os.environ.get(name)
+        value = _ENVIRON[name]
         return value is not None, value
 
     def every(self) -> list[tuple[str, str | None]]:
@@ -286,8 +296,12 @@ class _Lookup:
         read already (an alias; they are not read for a plain git command, which keeps its
         cost), the line's ``git config``, the command's own (-c, GIT_CONFIG_*)."""
         files = self.files or []
-        out: list[tuple[str, str | None]] = [(_key(k), v) for k, v in files]
-        out += [(k[len(SETTING) :], v) for k, v in self.env.items() if k.startswith(SETTING)]
+        keyed = _KEYED.get(id(files))
+        if keyed is None or keyed[0] is not files:
+            keyed = _KEYED[id(files)] = (files, [(_key(k), v) for k, v in files])
+        out: list[tuple[str, str | None]] = list(keyed[1])
+        if any(k.startswith(SETTING) for k in self.env):
+            out += [(k[len(SETTING) :], v) for k, v in self.env.items() if k.startswith(SETTING)]
         return out + self.command
 
     def get(self, key: str) -> tuple[bool, str | None]:
@@ -352,13 +366,14 @@ def resolve(w: Work, env: dict[str, str | None]) -> None:
         gitpaths.checkout(w, _start(git, env))
     from dcg.shell import githooks, toolruns
 
-    toolruns.git(w, env, lookup.every())
+    settings, start = lookup.every(), _start(git, env)
+    toolruns.git(w, env, settings)
     if w.argv[1] not in githooks.NO_HOOKS:
-        w.hooks = githooks.dirs(_start(git, env), lookup.every())
+        w.hooks = githooks.dirs(start, settings)
     if len(w.argv) > 1:
         from dcg.shell import gitforms
 
-        gitforms.mark(w, env, _start(git, env), lookup.every())
+        gitforms.mark(w, env, start, settings)
 
 
 def patch(w: Work, env: dict[str, str | None]) -> None:

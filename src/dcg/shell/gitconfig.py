@@ -14,6 +14,7 @@ is bounded (files, size, include depth) and costs nothing unless a git command n
 from __future__ import annotations
 
 from dcg import oslite as os
+from dcg.shell.limits import cache
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -177,8 +178,16 @@ def load(
     None: text dcg cannot know); a file whose text cannot be known, written so or on disk
     but unreadable, is added to ``unknown``.
     """
+    memo_key = (tuple(paths), home) if not texts else None
+    if memo_key is not None and memo_key in _LOADED:
+        out_memo, unknown_memo = _LOADED[memo_key]
+        if unknown is not None:
+            unknown.extend(unknown_memo)
+        return out_memo  # shared: callers read it, never change it
     out: list[tuple[str, str]] = []
     seen: set[str] = set()
+    missing: list[str] = [] if unknown is None else unknown
+    first = len(missing)
 
     def visit(path: str, depth: int) -> None:
         if depth > MAX_INCLUDE_DEPTH or len(seen) >= MAX_FILES or path in seen:
@@ -186,20 +195,20 @@ def load(
         seen.add(path)
         if texts is not None and path in texts:
             text = texts[path]
-            if text is None and unknown is not None:
-                unknown.append(path)
+            if text is None:
+                missing.append(path)
         else:
             text = _read(path)
-            if text is None and unknown is not None and _unreadable(path):
-                unknown.append(path)
+            if text is None and _unreadable(path):
+                missing.append(path)
         if text is None:
             return
         for key, value in parse(text):
             out.append((key, value))
             if key == "include.path" or (key.startswith("includeif.") and key.endswith(".path")):
-                if ("$" in value or "`" in value) and unknown is not None:
+                if "$" in value or "`" in value:
                     # git expands no variable: the shell did, when it wrote the file
-                    unknown.append(value)
+                    missing.append(value)
                     continue
                 target = _expand_user(value, home)
                 if not os.path.isabs(target):
@@ -208,7 +217,13 @@ def load(
 
     for path in paths:
         visit(path, 0)
+    if memo_key is not None:  # the files cannot change while one line is judged
+        _LOADED[memo_key] = (out, missing[first:])
     return out
+
+
+# load()'s results for files read from disk, per (paths, home), in this process.
+_LOADED: dict[tuple[tuple[str, ...], str], tuple[list[tuple[str, str]], list[str]]] = cache()
 
 
 def repository_config(

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dcg import oslite as os
 from dcg.shell import runtext
-from dcg.shell.limits import bounded
+from dcg.shell.limits import bounded, cache
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -37,6 +37,17 @@ def dirs(start: str | None, settings: list[tuple[str, str | None]]) -> list[str]
     if not start:
         return []
     path = next((v for k, v in reversed(settings) if k == "core.hookspath"), None)
+    key = (start, path)
+    if key not in _DIRS:
+        _DIRS[key] = _dirs(start, path)
+    return _DIRS[key]
+
+
+_DIRS: dict[tuple[str, str | None], list[str]] = cache()  # dirs() for this line
+_LISTED: dict[str, list[str]] = cache()  # _hooks() for this line
+
+
+def _dirs(start: str, path: str | None) -> list[str]:
     if path:
         from dcg.selfpaths import expand
 
@@ -49,6 +60,12 @@ def dirs(start: str | None, settings: list[tuple[str, str | None]]) -> list[str]
 
 
 def _hooks(directory: str) -> list[str]:
+    if directory not in _LISTED:
+        _LISTED[directory] = _list(directory)
+    return _LISTED[directory]
+
+
+def _list(directory: str) -> list[str]:
     try:
         with os.scandir(directory) as it:
             names = sorted(e.name for e in it if not e.name.endswith(".sample") and e.is_file())

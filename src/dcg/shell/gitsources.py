@@ -11,6 +11,7 @@ file that exists but cannot be read): an alias it might define is then code dcg 
 from __future__ import annotations
 
 from dcg import oslite as os
+from dcg.shell.limits import cache
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -37,11 +38,35 @@ def files(
     ``variable(name)`` is ``(set, value)`` for the command's environment (value None:
     computed); ``settings`` are its ``-c`` settings, whose ``include.path`` files it reads.
     """
+
+    chosen = tuple(variable(name) for name in NAMES)
+    memo_key = None
+    if not any(k.startswith(FILE) for k in env):  # nothing written on the line: the disk
+        memo_key = (start, git_dir, tuple(settings), chosen)
+        if memo_key in _FILES:
+            return _FILES[memo_key]
+    found_files = _files(chosen, start, git_dir, settings, env)
+    if memo_key is not None:
+        _FILES[memo_key] = found_files
+    return found_files
+
+
+# files()'s answers in this process, for lines that wrote no file (the disk cannot change
+# while one line is judged).
+_FILES: dict[object, tuple[list[tuple[str, str]], str]] = cache()
+
+
+def _files(
+    chosen: tuple[tuple[bool, str | None], ...],
+    start: str | None,
+    git_dir: str | None,
+    settings: list[tuple[str, str | None]],
+    env: dict[str, str | None],
+) -> tuple[list[tuple[str, str]], str]:
     from dcg.shell import gitconfig
 
     environ: dict[str, str | None] = {}
-    for name in NAMES:
-        found, value = variable(name)
+    for name, (found, value) in zip(NAMES, chosen, strict=True):
         if found and value is None:
             return [], f"${name} is computed at run time"
         if found and value is not None and (value == "~" or value.startswith("~/")):

@@ -7,6 +7,7 @@ import time
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
+    from typing import Any
 
 # Levels of $( … ), backticks, bash -c, eval, ssh payloads, subshells and braces together.
 MAX_DEPTH = 16
@@ -29,6 +30,18 @@ class Unjudged(TooComplex):
     """A bound left part of a project script unread, and that part names a guarded tool."""
 
 
+# Memos of what the disk and the hook's environment say (git config files, hook
+# directories, variables): valid while one line is judged, emptied for the next.
+CACHES: list[dict[Any, Any]] = []
+
+
+def cache() -> dict[Any, Any]:
+    """A memo that lives for one parse (see :data:`CACHES`)."""
+    memo: dict[Any, Any] = {}
+    CACHES.append(memo)
+    return memo
+
+
 class Budget:
     """Work counters shared by one ``parse`` call and every payload it parses."""
 
@@ -38,6 +51,8 @@ class Budget:
         self.tokens = 0
         self.commands = 0
         self.deadline = deadline
+        for memo in CACHES:
+            memo.clear()
         if files is not None:
             files.budget = self  # what project files read earn goes to this deadline
 

@@ -128,12 +128,17 @@ def _matches(pattern: str, key: str) -> bool:
 
 def _kind(key: str) -> str | None:
     found = GIT_KEYS.get(key)
-    if found is not None:
-        return found
+    if found is not None or key in _KINDS:
+        return found or _KINDS[key]
     for pattern, kind in GIT_KEYS.items():
         if "*" in pattern and _matches(pattern, key.lower()):
+            _KINDS[key] = kind
             return kind
+    _KINDS[key] = None
     return None
+
+
+_KINDS: dict[str, str | None] = {}  # _kind() of keys seen in this process
 
 
 def _shell_text(kind: str, value: str) -> str | None:
