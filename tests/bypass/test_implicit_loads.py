@@ -147,7 +147,7 @@ STOP = [
     (f"echo '{KILL_JS}' > x.js; export NODE_OPTIONS='--require ./x'; node -e 1", RM),
     (f"echo '{KILL_JS}' > x.cjs && NODE_OPTIONS='--import ./x.cjs' node -e 1", RM),
     (f"echo '{KILL_JS}' > x.js && NODE_OPTIONS='-r ./x.js' npm --version", RM),
-    (f"echo '{KILL_JS}' > x.js && NODE_OPTIONS=\"--require $PWD/x.js\" node -e 1", OPAQUE),
+    (f"echo '{KILL_JS}' > x.js && NODE_OPTIONS=\"--require $PWD/x.js\" node -e 1", RM),
     (f"echo '{KILL_JS}' > index.js && node .", RM),
     (f"echo '{KILL_JS}' > l.cjs && node --loader ./l.cjs -e 1", RM),
     (f"echo '{KILL_JS}' > x.js && NODE_OPTIONS='--require ./x.js' npx jest", RM),

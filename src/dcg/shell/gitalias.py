@@ -368,8 +368,7 @@ def resolve(w: Work, env: dict[str, str | None]) -> None:
 
     settings, start = lookup.every(), _start(git, env)
     toolruns.git(w, env, settings)
-    if w.argv[1] not in githooks.NO_HOOKS:
-        w.hooks = githooks.dirs(start, settings)
+    w.hooks = githooks.present(githooks.run_by(w.argv), start, settings, env)
     if len(w.argv) > 1:
         from dcg.shell import gitforms
 

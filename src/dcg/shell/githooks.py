@@ -11,8 +11,7 @@ Hooks written earlier on the same line are judged by :mod:`dcg.shell.toolruns`.
 from __future__ import annotations
 
 from dcg import oslite as os
-from dcg.shell import runtext
-from dcg.shell.limits import bounded, cache
+from dcg.shell.limits import cache
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -20,15 +19,57 @@ if TYPE_CHECKING:
     from dcg.shell.runtext import Ctx, Walker
     from dcg.shell.unwrap import Work
 
-# Subcommands that run no hook (reading and plumbing that changes nothing).
-NO_HOOKS = frozenset(("log", "show", "diff", "grep", "blame", "ls-files", "ls-tree",
-    "ls-remote", "rev-parse", "rev-list", "cat-file", "describe", "shortlog", "help",
-    "version", "config", "var", "whatchanged", "count-objects", "check-ignore", "check-attr",
-    "name-rev", "for-each-ref", "show-ref", "remote", "--version", "--help", "-h",
-    "difftool", "range-diff", "show-branch", "cherry", "annotate", "verify-commit",
-    "verify-tag", "fsck", "hash-object", "mktree", "instaweb"))  # fmt: skip
+# The hooks each git command may run (githooks(5)); the rest of git runs none.
+_REF = ("reference-transaction",)
+_INDEX = ("post-index-change",)
+_COMMIT = ("pre-commit", "prepare-commit-msg", "commit-msg", "post-commit", "post-rewrite",
+           "pre-auto-gc", *_REF, *_INDEX)  # fmt: skip
+_MERGE = ("pre-merge-commit", "prepare-commit-msg", "commit-msg", "post-merge", "post-checkout",
+          "pre-rebase", "post-rewrite", "pre-auto-gc", *_REF, *_INDEX)  # fmt: skip
+HOOKS: dict[str, tuple[str, ...]] = {
+    "commit": _COMMIT, "merge": _MERGE, "pull": _MERGE, "rebase": _MERGE,
+    "cherry-pick": _COMMIT, "revert": _COMMIT,
+    "am": ("applypatch-msg", "pre-applypatch", "post-applypatch", *_COMMIT),
+    "checkout": ("post-checkout", *_REF, *_INDEX), "switch": ("post-checkout", *_REF, *_INDEX),
+    "worktree": ("post-checkout", *_REF), "clone": ("post-checkout",),
+    "push": ("pre-push", *_REF), "fetch": ("pre-auto-gc", *_REF),
+    "gc": ("pre-auto-gc",), "maintenance": ("pre-auto-gc",),
+    "branch": _REF, "tag": _REF, "update-ref": _REF, "symbolic-ref": _REF,
+    "reset": (*_REF, *_INDEX), "stash": (*_REF, *_INDEX), "restore": _INDEX, "add": _INDEX,
+    "rm": _INDEX, "mv": _INDEX, "status": _INDEX, "update-index": _INDEX, "read-tree": _INDEX,
+    "apply": _INDEX, "send-email": ("sendemail-validate",),
+}  # fmt: skip
+# What --no-verify (-n for commit) skips.
+_VERIFY = frozenset(("pre-commit", "commit-msg", "pre-merge-commit", "pre-push",
+                     "applypatch-msg", "pre-applypatch"))  # fmt: skip
 _MAX_HOOK = 64 * 1024
 _OPAQUE = "<opaque>"  # dcg.shell.opaque.WORD
+
+
+def run_by(argv: list[str]) -> tuple[str, ...]:
+    """The hooks ``git SUB …`` may run (``--no-verify`` honoured)."""
+    hooks = HOOKS.get(argv[1], ()) if len(argv) > 1 else ()
+    rest = argv[2:]
+    if "--no-verify" in rest or (argv[1] == "commit" and "-n" in rest):
+        hooks = tuple(h for h in hooks if h not in _VERIFY)
+    return hooks
+
+
+def present(
+    names: tuple[str, ...],
+    start: str | None,
+    settings: list[tuple[str, str | None]],
+    env: dict[str, str | None],
+) -> list[str] | None:
+    """The hook files among ``names`` that a git command will run (None: none is there,
+    and the command needs no script reading at all; ``pre-commit install`` earlier on the
+    line is dcg.shell.pkgloads's to follow)."""
+    if not names:
+        return None
+    found = [h for d in dirs(start, settings) for h in _hooks(d) if os.path.basename(h) in names]
+    if found or "\x00pre-commit-installed" in env:
+        return found
+    return None
 
 
 def dirs(start: str | None, settings: list[tuple[str, str | None]]) -> list[str]:
@@ -75,9 +116,12 @@ def _list(directory: str) -> list[str]:
 
 
 def judge(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
-    """Judge the hooks on disk that ``work``'s git command may run."""
-    for directory in work.hooks or ():
-        for path in _hooks(directory)[:32]:
+    """Judge the hooks on disk that ``work``'s git command will run."""
+    from dcg.shell import runtext
+    from dcg.shell.limits import bounded
+
+    if work.hooks:
+        for path in work.hooks[:32]:
             shown = f"git hook {path}"
             if shown in ctx.via or any(k in ctx.env for k in runtext.keys_of(path, ctx)):
                 continue  # being read (a hook's own git command), or written on this line

@@ -136,11 +136,12 @@ def _python(
     module: str | None = None
     code: str | None = None
     script: str | None = None
-    i = 1
+    i = after = 1
     while i < len(argv):
         a = argv[i]
         if a in ("-c", "-m") and i + 1 < len(argv):
             code, module = (argv[i + 1], None) if a == "-c" else (None, argv[i + 1])
+            after = i + 2
             break
         if a in _PY_VALUE:
             i += 2
@@ -152,7 +153,9 @@ def _python(
             if "c" in a[1:] or "m" in a[1:]:  # -Ic CODE, -um MOD
                 letter = next(c for c in a[1:] if c in "cm")
                 flags += a[1 : a.index(letter, 1)]
-                rest = a[a.index(letter, 1) + 1 :] or (argv[i + 1] if i + 1 < len(argv) else "")
+                rest = a[a.index(letter, 1) + 1 :]
+                after = i + 1 if rest else i + 2
+                rest = rest or (argv[i + 1] if i + 1 < len(argv) else "")
                 code, module = (rest, None) if letter == "c" else (None, rest)
                 break
             flags += a[1:]
@@ -177,7 +180,7 @@ def _python(
         _site_files(ctx, out, walker)
     if module is not None:
         if module in PYTHON_MODULES:
-            return PYTHON_MODULES[module], [module, *argv[argv.index(module) + 1 :]]
+            return PYTHON_MODULES[module], [module, *argv[after:]]
         _packages(module, ctx, out, walker)
     return None
 

@@ -432,6 +432,6 @@ def handler(name: str) -> Callable[[Work], None] | None:
 RUNS_FILES = frozenset((*SHELLS, "source", ".", "node", "nodejs", "bun", "ruby", "perl",
                         "php", "npm", "pnpm", "yarn", "make", "gmake", "just", "task",
                         "go-task", "nox", "invoke", "inv", "tox", "poe", "pytest", "py.test",
-                        "npx", "bunx", "pnpx", "uv", "pre-commit", "pyproject-build", "git",
+                        "npx", "bunx", "pnpx", "uv", "pre-commit", "pyproject-build",
                         "corepack", "tsx", "ts-node", "jest", "vitest", "mocha", "eslint",
                         "tsc", "next", "vite", "webpack", "prettier"))  # fmt: skip

@@ -343,7 +343,7 @@ def _command(
     )
     # `cat FILE | sh` reads FILE: once it was read and judged, it is not opaque.
     seen = False
-    if not work.dyns[0] and _may_run_a_file(work.argv[0], raw, ctx):
+    if not work.dyns[0] and (work.hooks is not None or _may_run_a_file(work.argv[0], raw, ctx)):
         from dcg.shell import running
 
         seen = running.run(work, raw, ctx, out, WALKER)
