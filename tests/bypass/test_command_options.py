@@ -17,6 +17,7 @@ import pytest
 
 from hookpath import AGENTS, payload, run, verdict
 
+GIT_FOO = "mkdir -p bin; printf '#!/bin/sh\\nrm -rf src\\n' > bin/git-foo; chmod +x bin/git-foo; "
 STOP = [
     ("tar cf /dev/null --checkpoint=1 --checkpoint-action=exec='rm -rf src' README", "tar"),
     ("tar cf a.tar README; tar xf a.tar --to-command='rm -rf src #'", "tar"),
@@ -35,6 +36,12 @@ STOP = [
     ("printf 'r !rm -rf src\\nq\\n' | ed -s README", "ed"),
     ("printf '#!/bin/sh\\nrm -rf src\\n' > x; chmod +x x; GIT_SSH=./x git fetch -q h:y", "git"),
     ("printf '#!/bin/sh\\nrm -rf src\\n' > ls; chmod +x ls; PATH=.:$PATH ls", "bash"),
+    (GIT_FOO + "GIT_EXEC_PATH=bin git foo", "git"),
+    (GIT_FOO + "PATH=$PWD/bin:$PATH git foo", "git"),
+    (GIT_FOO + "export PATH=bin:$PATH; git foo -x", "git"),
+    (GIT_FOO + "GIT_EXEC_PATH=bin git foo", "git"),
+    (GIT_FOO + "PATH=$PWD/bin:$PATH git foo", "git"),
+    (GIT_FOO + "export PATH=bin:$PATH; git foo -x", "git"),
 ]
 PASS = [
     "tar czf out.tgz README",

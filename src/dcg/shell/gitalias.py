@@ -355,6 +355,9 @@ def resolve(w: Work, env: dict[str, str | None]) -> None:
         w.dyns = w.dyns[:1] + [False] * len(words) + w.dyns[2:]
         _strip_globals(w, git, env)
         lookup.command = _environment(w, env) + git.settings
+    sub = w.argv[1] if len(w.argv) > 1 else ""
+    if sub and sub not in BUILTINS and not sub.startswith("-") and not w.dyns[1]:
+        _external(w, sub, env)
     lookup = lookup or _Lookup(w, git, env)
     # Settings on disk or written on the line: push/gc/reflog ones that act as flags, and
     # the commands git runs for any subcommand (core.fsmonitor, pagers, filters …).
@@ -373,6 +376,41 @@ def resolve(w: Work, env: dict[str, str | None]) -> None:
         from dcg.shell import gitforms
 
         gitforms.mark(w, env, start, settings)
+
+
+def _external(w: Work, sub: str, env: dict[str, str | None]) -> None:
+    """``git SUB`` that is no builtin and no alias runs the program ``git-SUB`` found in
+    ``GIT_EXEC_PATH`` or ``PATH``: one the line points there is judged as what it runs."""
+    name = "git-" + sub
+    exec_path = _variable("GIT_EXEC_PATH", env, w)
+    dirs: list[str] = []
+    if "GIT_EXEC_PATH" in w.assigns or "GIT_EXEC_PATH" in env:
+        if exec_path is None:
+            w.opaque = (
+                w.opaque or f"git {sub} runs {name} from a GIT_EXEC_PATH computed at run time"
+            )
+            return
+        dirs.append(exec_path)
+    path_set = "PATH" in w.assigns or "PATH" in env
+    if path_set:
+        dirs += [d for d in (_variable("PATH", env, w) or "").split(":") if d and "$" not in d]
+    found = next((os.path.join(d, name) for d in dirs if _made(os.path.join(d, name), env)), None)
+    if found is None and path_set:  # a PATH with parts computed at run time
+        found = next(
+            (k[len(FILE) :] for k in env if k.startswith(FILE) and k.endswith("/" + name)), None
+        )
+    if found is not None:
+        args = " ".join(_quote(a) for a in w.argv[2:])
+        target = found if "/" in found else "./" + found
+        w.payloads.append(("sh", f"git {sub} ({name})", f"{_quote(target)} {args}".strip(), []))
+
+
+def _made(path: str, env: dict[str, str | None]) -> bool:
+    """``path`` was written earlier on the line, or is a file on disk."""
+    return FILE + path in env or FILE + os.path.normpath(path) in env or os.path.isfile(path)
+
+
+FILE = "\x00file:"  # dcg.shell.runtext.FILE
 
 
 def patch(w: Work, env: dict[str, str | None]) -> None:
