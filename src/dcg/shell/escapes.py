@@ -36,6 +36,11 @@ def _ex(w: Work, text: str, name: str) -> None:
             _ex_one(w, part, name)
 
 
+def ex_text(w: Work, text: str, name: str) -> None:
+    """Queue the shell commands of a vim script file (``vim -S FILE``)."""
+    _ex(w, text, name)
+
+
 def _ex_one(w: Work, cmd: str, name: str) -> None:
     c = cmd.strip().lstrip(":").strip()
     while c[:1] in "%.,$'0123456789" and c[:1]:

@@ -434,4 +434,5 @@ RUNS_FILES = frozenset((*SHELLS, "source", ".", "node", "nodejs", "bun", "ruby",
                         "go-task", "nox", "invoke", "inv", "tox", "poe", "pytest", "py.test",
                         "npx", "bunx", "pnpx", "uv", "pre-commit", "pyproject-build",
                         "corepack", "tsx", "ts-node", "jest", "vitest", "mocha", "eslint",
-                        "tsc", "next", "vite", "webpack", "prettier"))  # fmt: skip
+                        "tsc", "next", "vite", "webpack", "prettier", "gdb", "vim", "vi",
+                        "nvim", "ex"))  # fmt: skip
