@@ -146,17 +146,18 @@ class Frames:
             simple.flow.insert(min(depth, len(simple.flow)), frame)
 
     def op(self, op: str) -> None:
-        # `;`, a newline and `&` end and-or lists and pipelines; `|` ends a pipeline
-        # element (`a && b | c` is `a && (b | c)`).
-        # An and-or list's arms follow one another (`a && b && c`: c's arm after b's).
-        ends = ("list", "pipe") if op in (";", "\n", "&", "&&", "||") else ("pipe",)
+        # `;`, a newline and `&` end and-or lists and pipelines; `&&`, `||` and `|` end a
+        # pipeline element (`a && b | c` is `a && (b | c)`).
+        ends = ("list", "pipe") if op in (";", "\n", "&") else ("pipe",)
         while self.stack and self.stack[-1].closer in ends:
             self._pop()
         if op in ("|", "|&", "&"):
             self._wrap()
         if op in ("|", "|&"):
             self.push("sub", "pipe", Frame("sub", self._new()))
-        elif op in ("&&", "||"):
+        elif op in ("&&", "||") and not (self.stack and self.stack[-1].closer == "list"):
+            # What follows the first `&&`/`||` may not run; within the list each command
+            # runs after the one before it (`cd d && sh x.sh` runs x.sh in d): one arm.
             self.push("arm", "list", Frame("arm", self._new(), op))
         self.just_closed = False
 

@@ -90,7 +90,7 @@ def run(work: Work, raw: str, ctx: Ctx, out: list[Command], walker: Walker) -> b
         from dcg.shell import githooks
 
         githooks.judge(work, ctx, out, walker)
-    if name in _STARTUP:
+    if name in _STARTUP or "BASH_ENV" in ctx.env or "BASH_ENV" in work.assigns:
         from dcg.shell import startup
 
         startup.judge(work, ctx, out, walker)

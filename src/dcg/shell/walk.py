@@ -431,6 +431,7 @@ def _may_run_a_file(name: str, raw: str, ctx: Ctx) -> bool:
         or "\x00file:node_modules/.bin/" + name in ctx.env  # `pnpm exec NAME`, `bunx NAME`
         or ("/" in raw and not raw.endswith("/"))
         or name in ctx.funcs
+        or "BASH_ENV" in ctx.env  # every bash started from here on reads it: dcg.shell.startup
     )
 
 
