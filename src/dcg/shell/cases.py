@@ -43,6 +43,29 @@ def judged(name: str, work: Work, ctx: Any) -> bool:
     return name in called or f"{name}\x00{known_args(work)}" in called
 
 
+IN_FUNCTION = "\x00in-function"  # the function whose body is being walked
+_UNSET: Any = "\x00unset-before-call"
+
+
+def _locals(body: list[tuple[int, list[Token]]]) -> set[str]:
+    """The names a function body declares with ``local``/``declare``/``typeset``."""
+    names: set[str] = set()
+    for _, tokens in body:
+        declaring = False
+        for kind, _op, w, _ in tokens:
+            if kind != "w" or w is None:
+                declaring = False
+                continue
+            text = w.source()
+            if text in ("local", "declare", "typeset"):
+                declaring = True
+            elif declaring and text[:1] != "-":
+                name = text.partition("=")[0]
+                if name.isidentifier():
+                    names.add(name)
+    return names
+
+
 def call(name: str, work: Work, ctx: Any, out: list[Command], walker: Any) -> None:
     """A call of a function defined in a script read on this line: judge its body."""
     shown, body = ctx.funcs[name]
@@ -52,7 +75,11 @@ def call(name: str, work: Work, ctx: Any, out: list[Command], walker: Any) -> No
         ctx.files.called.add(name if taken is body else f"{name}\x00{args}")
     base = ctx.shared(ctx.via)
     saved = {k: base.env.get(k) for k in ("\x00@", *(f"\x00@{k}" for k in range(1, 10)))}
+    saved[IN_FUNCTION] = base.env.get(IN_FUNCTION)
+    local = _locals(taken)  # they go back to their values when the function returns
+    saved.update((k, base.env.get(k, _UNSET)) for k in local)
     walker.positional(base.env, args)
+    base.env[IN_FUNCTION] = name  # `local` works here (dcg.shell.flow)
 
     def read() -> None:
         for number, tokens in taken:
@@ -62,7 +89,10 @@ def call(name: str, work: Work, ctx: Any, out: list[Command], walker: Any) -> No
 
     bounded(ctx.budget, ctx.files, f"{shown} (function {name})", read)
     for k, v in saved.items():
-        base.env[k] = v
+        if v is _UNSET or (k == IN_FUNCTION and v is None):
+            base.env.pop(k, None)
+        else:
+            base.env[k] = v
 
 
 def _param(text: str) -> str | None:

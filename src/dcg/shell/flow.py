@@ -22,6 +22,8 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from dcg.shell.words import Token
+
 _FILE = "\x00file:"
 _CWD = "\x00cwd"
 _UNKNOWN_CWD = "\x00?"
@@ -147,8 +149,14 @@ class _Runner:
         env.update(c.acc)
 
 
-def run(simples: list[Simple], env: dict[str, str | None], walk: Callable[[Simple], None]) -> None:
-    """Walk ``simples`` in order, applying their frames to ``env``."""
+def run(
+    simples: list[Simple],
+    env: dict[str, str | None],
+    walk: Callable[[Simple], None],
+    funcs: dict[str, tuple[str, list[tuple[int, list[Token]]]]] | None = None,
+) -> None:
+    """Walk ``simples`` in order, applying their frames to ``env``; a function the line
+    defines goes into ``funcs``, so that a call with arguments is judged (dcg.shell.cases)."""
     if not any(s.flow or (s.words and s.words[0].plain() == "local") for s in simples):
         for simple in simples:
             walk(simple)
@@ -156,8 +164,17 @@ def run(simples: list[Simple], env: dict[str, str | None], walk: Callable[[Simpl
     runner = _Runner(env)
     last: list[str] = []
     for simple in simples:
+        if funcs is not None:
+            for frame in simple.flow:
+                if frame.kind == "func" and frame.body and frame.label not in funcs:
+                    funcs[frame.label] = ("this line", [(1, frame.body)])
         runner.step(simple.flow, last)
-        local = simple.words and simple.words[0].plain() == "local" and not runner.in_func()
+        local = (
+            simple.words
+            and simple.words[0].plain() == "local"
+            and not runner.in_func()
+            and "\x00in-function" not in env  # dcg.shell.cases.IN_FUNCTION: a call's body
+        )
         before = dict(env) if local else None
         walk(simple)
         runner.after(simple, before)

@@ -231,6 +231,20 @@ def repository_config(
 ) -> list[str]:
     """The repository's config file(s) for a command run in ``start`` (a ``.git/config``
     in ``texts``, written on the line, counts as found)."""
+    if texts:
+        return _repository_config(start, git_dir, texts)
+    key = (start, git_dir)
+    if key not in _REPOS:
+        _REPOS[key] = _repository_config(start, git_dir, None)
+    return list(_REPOS[key])
+
+
+_REPOS: dict[tuple[str, str | None], list[str]] = cache()  # repository_config for this line
+
+
+def _repository_config(
+    start: str, git_dir: str | None, texts: Mapping[str, str | None] | None
+) -> list[str]:
     if git_dir:
         base = git_dir if os.path.isabs(git_dir) else os.path.join(start, git_dir)
         return _with_common(os.path.normpath(base))

@@ -55,31 +55,35 @@ OPAQUE = Simple()
 class Frame:
     """``kind``: ``sub`` (a subshell), ``arm`` (a branch of construct ``cid``), ``func``."""
 
-    __slots__ = ("cid", "kind", "label")
+    __slots__ = ("body", "cid", "kind", "label")
 
     def __init__(self, kind: str, cid: int, label: str = "") -> None:
         self.kind, self.cid, self.label = kind, cid, label
+        self.body: list[Token] = []  # a function's tokens, for its calls (dcg.shell.cases)
 
 
 class _Entry:
-    __slots__ = ("cid", "closer", "frame", "kind", "label", "start")
+    __slots__ = ("cid", "cid_token", "closer", "frame", "kind", "label", "start")
 
     def __init__(self, kind: str, closer: str, frame: Frame | None, start: int, cid: int) -> None:
         self.kind, self.closer, self.frame, self.start, self.cid = kind, closer, frame, start, cid
         self.label = ""
+        self.cid_token = 0  # a function body's first token
 
 
 class Frames:
     """The parser's side: which frames are open as each simple command is added."""
 
-    __slots__ = ("closed_at", "func", "ids", "just_closed", "out", "stack")
+    __slots__ = ("at", "closed_at", "func", "ids", "just_closed", "out", "stack", "tokens")
 
     def function(self, name: str) -> None:
         """``name ( )`` or ``function name``: the next ``{`` opens its body."""
         self.func = name or "?"
 
-    def __init__(self, out: list[Simple]) -> None:
+    def __init__(self, out: list[Simple], tokens: list[Token]) -> None:
         self.out = out
+        self.tokens = tokens
+        self.at = 0  # the index of the token being read
         self.stack: list[_Entry] = []
         self.ids = 0
         self.func = ""  # `name ( )` or `function name` seen: the next `{` is its body
@@ -106,6 +110,8 @@ class Frames:
 
     def _pop(self) -> None:
         entry = self.stack.pop()
+        if entry.kind == "func" and entry.frame is not None:  # its body: after `{`, before `}`
+            entry.frame.body = self.tokens[entry.cid_token : self.at - 1]
         if entry.kind in ("sub", "group", "func", "if", "loop", "case"):
             self.just_closed, self.closed_at = True, entry.start
 
@@ -165,7 +171,7 @@ class Frames:
         if kw == "{":
             func, self.func = self.func, ""
             body = Frame("func", self._new(), func) if func else None
-            self.push("func" if func else "group", "}", body)
+            self.push("func" if func else "group", "}", body).cid_token = self.at
         elif kw == "}":
             self.close("}")
         elif kw == "if":
@@ -192,11 +198,12 @@ def split(tokens: list[Token], depth: int) -> list[Simple]:
     level = 0  # open ( and { inside this token list
     cases = 0
     in_pattern = False
-    fl = Frames(out)
+    fl = Frames(out, tokens)
     i, n = 0, len(tokens)
     while i < n:
         kind, op, w, doc = tokens[i]
         i += 1
+        fl.at = i
         if kind == "o":
             if in_pattern:
                 in_pattern = op != ")"

@@ -94,7 +94,7 @@ def run_text(text: str, ctx: Ctx, out: list[Command]) -> None:
 
 
 def run_tokens(tokens: list[Token], ctx: Ctx, out: list[Command]) -> None:
-    flow.run(split(tokens, ctx.depth), ctx.env, lambda simple: _simple(simple, ctx, out))
+    flow.run(split(tokens, ctx.depth), ctx.env, lambda simple: _simple(simple, ctx, out), ctx.funcs)
 
 
 def _subs(word: Word, ctx: Ctx, out: list[Command]) -> None:
