@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from dcg.shell.command import Command
     from dcg.shell.parser import Simple
     from dcg.shell.runtext import Ctx, Walker
+    from dcg.shell.state import Vars
     from dcg.shell.words import Word
 
 ORIGIN = "\x00from:"  # why a variable's value is unknown: the output of a command, read
@@ -70,7 +71,7 @@ def values_as_code(
         emit(why)
 
 
-def note_origins(simple: Simple, argv: list[str], env: dict[str, str | None]) -> None:
+def note_origins(simple: Simple, argv: list[str], env: Vars) -> None:
     """Remember which unknown variables hold a command's output or read input."""
     for word in simple.assigns:
         name = word.assign or ""
@@ -91,9 +92,7 @@ def note_origins(simple: Simple, argv: list[str], env: dict[str, str | None]) ->
 _ASSIGN_OPS = ("=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "^=", "|=")
 
 
-def _side_effects(
-    simple: Simple, argv: list[str], env: dict[str, str | None], text: Callable[[Word], str]
-) -> None:
+def _side_effects(simple: Simple, argv: list[str], env: Vars, text: Callable[[Word], str]) -> None:
     """Variables arithmetic changes (``((c++))``, ``let c+=2``, ``c+=3`` on a ``declare -i``
     name) hold a value dcg does not compute: unknown from here on."""
     exprs = [text(w) for w in simple.extra]
@@ -132,7 +131,7 @@ def _changed(expr: str) -> list[str]:
 
 
 def expressions(
-    simple: Simple, argv: list[str], env: dict[str, str | None], expanded: Callable[[Word], str]
+    simple: Simple, argv: list[str], env: Vars, expanded: Callable[[Word], str]
 ) -> list[tuple[str, bool]]:
     """The arithmetic expressions the command evaluates: (text, text came from expansion)."""
     out: list[tuple[str, bool]] = []
@@ -170,7 +169,7 @@ def expressions(
         name, eq, value = a.partition("=")
         if not name.startswith("-"):
             env[INTEGER + name] = ""
-            env["\x00int"] = ""  # the walker's cheap test: some variable is an integer
+            env.state.integers = True  # the walker's cheap test
             if eq:
                 out.append((value, True))
     for word in simple.assigns:
@@ -185,7 +184,7 @@ def expressions(
 def judge(
     text: str,
     expanded_text: bool,
-    env: dict[str, str | None],
+    env: Vars,
     run: Callable[[str], None],
     emit: Callable[[str], None],
     depth: int = 0,
@@ -249,7 +248,7 @@ def _names(text: str) -> list[str]:
     return names
 
 
-def _unevaluated(raw: str, env: dict[str, str | None]) -> str | None:
+def _unevaluated(raw: str, env: Vars) -> str | None:
     """Why a ``${…}`` in the command word on a variable the line set cannot be known."""
     from dcg.shell import params
 
@@ -257,11 +256,9 @@ def _unevaluated(raw: str, env: dict[str, str | None]) -> str | None:
     name = body[: next((k for k, c in enumerate(body) if not (c.isalnum() or c == "_")), len(body))]
     if not name or not params.known(env, name):
         return None
-    runs = env.pop(params.RUNS, None)
+    runs, env.state.runs = env.state.runs, None
     got = params.expand(raw, env)
-    env.pop(params.RUNS, None)
-    if runs is not None:
-        env[params.RUNS] = runs
+    env.state.runs = runs
     if got is not None:
         return None
     origin = env.get(ORIGIN + params.target(env, name))
@@ -270,7 +267,7 @@ def _unevaluated(raw: str, env: dict[str, str | None]) -> str | None:
     return f"the command word {raw} is computed from ${name} in a way dcg cannot evaluate"
 
 
-def split_word(simple: Simple, env: dict[str, str | None]) -> str | None:
+def split_word(simple: Simple, env: Vars) -> str | None:
     """Why the command word is opaque when it is an unquoted variable split at run time."""
     if not simple.words:
         return None

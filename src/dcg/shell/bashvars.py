@@ -14,7 +14,6 @@ from __future__ import annotations
 from dcg.shell.params import (
     ARRAY,
     NAMEREF,
-    NOCASE,
     UNKNOWN,
     UNSET,
     arith,
@@ -31,14 +30,12 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from dcg.shell.parser import Simple
+    from dcg.shell.state import Vars as Env
     from dcg.shell.words import Word
 
-    Env = dict[str, str | None]
     # Expand an element word into its fields and whether any stayed unresolved.
     Expander = Callable[[Word], tuple[list[str], bool]]
 
-NAMEREFS = "\x00nrefs"  # set once the line declared a nameref (the cheap test in words)
-ALIASES = "\x00aliases"  # set once the line defined an alias
 ALIAS = "\x00alias:"
 # Variables whose value bash runs or prompt-expands (command substitutions run).
 _PROMPTS = frozenset(("PS0", "PS1", "PS2", "PS4"))
@@ -153,7 +150,7 @@ def declare(
             env.pop(NAMEREF + name, None)
             continue
         env[NAMEREF + name] = ref
-        env[NAMEREFS] = ""
+        env.state.namerefs = True
         env.pop(name, None)
         if "[" in ref:
             code_in(ref[ref.index("[") :], env)
@@ -314,7 +311,7 @@ def alias(argv: list[str], env: Env) -> None:
         name, eq, value = a.partition("=")
         if eq and name and not name.startswith("-"):
             env[ALIAS + name] = value
-            env[ALIASES] = ""
+            env.state.aliases = True
 
 
 def aliased(word: Word, env: Env) -> tuple[str, str] | None:
@@ -370,7 +367,7 @@ def builtin(
         pin(name, argv, env)
     elif name == "shopt":
         if "-s" in argv and "nocasematch" in argv:
-            env[NOCASE] = "1"
+            env.state.nocase = True
     elif name == "hash":
         from dcg.shell.cmdnames import hash_p
 

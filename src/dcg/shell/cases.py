@@ -43,7 +43,6 @@ def judged(name: str, work: Work, ctx: Any) -> bool:
     return name in called or f"{name}\x00{known_args(work)}" in called
 
 
-IN_FUNCTION = "\x00in-function"  # the function whose body is being walked
 _UNSET: Any = "\x00unset-before-call"
 
 
@@ -75,11 +74,11 @@ def call(name: str, work: Work, ctx: Any, out: list[Command], walker: Any) -> No
         ctx.files.called.add(name if taken is body else f"{name}\x00{args}")
     base = ctx.shared(ctx.via)
     saved = {k: base.env.get(k) for k in ("\x00@", *(f"\x00@{k}" for k in range(1, 10)))}
-    saved[IN_FUNCTION] = base.env.get(IN_FUNCTION)
+    in_function = base.env.state.in_function
     local = _locals(taken)  # they go back to their values when the function returns
     saved.update((k, base.env.get(k, _UNSET)) for k in local)
     walker.positional(base.env, args)
-    base.env[IN_FUNCTION] = name  # `local` works here (dcg.shell.flow)
+    base.env.state.in_function = name  # `local` works here (dcg.shell.flow)
 
     def read() -> None:
         for number, tokens in taken:
@@ -89,10 +88,11 @@ def call(name: str, work: Work, ctx: Any, out: list[Command], walker: Any) -> No
 
     bounded(ctx.budget, ctx.files, f"{shown} (function {name})", read)
     for k, v in saved.items():
-        if v is _UNSET or (k == IN_FUNCTION and v is None):
+        if v is _UNSET:
             base.env.pop(k, None)
         else:
             base.env[k] = v
+    base.env.state.in_function = in_function
 
 
 def _param(text: str) -> str | None:

@@ -13,6 +13,7 @@ from dcg import oslite as os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from dcg.shell.state import Vars
     from dcg.shell.words import Word
 
 HASH = "\x00hash:"  # a name `hash -p PATH NAME` bound
@@ -24,7 +25,7 @@ _HASHED = "\x00hashed"
 _CMDS = "\x00arr:BASH_CMDS"  # dcg.shell.params.ARRAY + "BASH_CMDS"
 
 
-def hash_p(argv: list[str], env: dict[str, str | None]) -> None:
+def hash_p(argv: list[str], env: Vars) -> None:
     """``hash -p PATH NAME…``: each NAME runs PATH."""
     if "-p" not in argv[1:]:
         return
@@ -36,7 +37,7 @@ def hash_p(argv: list[str], env: dict[str, str | None]) -> None:
         env[_HASHED] = "1"
 
 
-def rename(argv: list[str], env: dict[str, str | None], assigns: list[Word]) -> None:
+def rename(argv: list[str], env: Vars, assigns: list[Word]) -> None:
     """Put the program ``argv[0]`` really runs in its place (cheap when nothing binds)."""
     word = argv[0]
     path_set = "PATH" in env or any(w.assign == "PATH" for w in assigns)
@@ -51,7 +52,7 @@ def rename(argv: list[str], env: dict[str, str | None], assigns: list[Word]) -> 
         argv[0] = found
 
 
-def _program(path: str, env: dict[str, str | None]) -> str | None:
+def _program(path: str, env: Vars) -> str | None:
     """What a path made on the line runs: the program it is a copy of or a link to."""
     keys = (path, os.path.normpath(path))
     for key in keys:
@@ -64,7 +65,7 @@ def _program(path: str, env: dict[str, str | None]) -> str | None:
     return None
 
 
-def resolve(word: str, env: dict[str, str | None], path_set: bool = False) -> str | None:
+def resolve(word: str, env: Vars, path_set: bool = False) -> str | None:
     """The program ``word`` runs when the line bound it to another (None: as written)."""
     if HASH + word in env:
         return env[HASH + word]

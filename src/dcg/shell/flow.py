@@ -17,6 +17,7 @@ OUT=dist; fi``). Files written inside any of them stay written.
 from __future__ import annotations
 
 from dcg.shell.parser import Frame, Simple
+from dcg.shell.state import Vars
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -31,19 +32,21 @@ _MISSING = object()
 
 
 class _Construct:
-    __slots__ = ("acc", "snapshot")
+    __slots__ = ("acc", "gained", "snapshot")
 
-    def __init__(self, snapshot: dict[str, str | None]) -> None:
+    def __init__(self, snapshot: Vars) -> None:
         self.snapshot = snapshot
         self.acc: dict[str, str | None] = {}
+        self.gained: set[str] = set()  # walker facts a branch that may run made true
 
 
-def _restore(env: dict[str, str | None], snapshot: dict[str, str | None]) -> None:
+def _restore(env: Vars, snapshot: Vars) -> None:
     """``env`` as it was, except the files written since (they stay written)."""
     files = {k: v for k, v in env.items() if k.startswith(_FILE)}
     env.clear()
     env.update(snapshot)
     env.update(files)
+    env.state.load(snapshot.state)
 
 
 def _dead(frame: Frame, last: list[str]) -> bool:
@@ -61,18 +64,18 @@ _LOCALS = frozenset(("local", "declare", "typeset"))
 class _Runner:
     __slots__ = ("calls", "constructs", "env", "locals", "open")
 
-    def __init__(self, env: dict[str, str | None]) -> None:
+    def __init__(self, env: Vars) -> None:
         self.env = env
-        self.open: list[tuple[Frame, dict[str, str | None], bool]] = []
+        self.open: list[tuple[Frame, Vars, bool]] = []
         self.constructs: dict[int, _Construct] = {}
         # What calling a function defined on the line does to the variables.
-        self.calls: dict[str, dict[str, object]] = {}
+        self.calls: dict[str, tuple[dict[str, object], tuple[str, ...]]] = {}
         self.locals: dict[int, set[str]] = {}
 
     def in_func(self) -> Frame | None:
         return next((f for f, _, _ in reversed(self.open) if f.kind == "func"), None)
 
-    def after(self, simple: Simple, snapshot: dict[str, str | None] | None) -> None:
+    def after(self, simple: Simple, snapshot: Vars | None) -> None:
         """Effects a command has on the variables beyond its own assignments: a call of a
         function defined on the line, ``local`` (outside a function it fails)."""
         fields = simple.fields
@@ -87,7 +90,8 @@ class _Runner:
                 _restore(self.env, snapshot)
         call = self.calls.get(fields[0])
         if call is not None:
-            for key, value in call.items():
+            self.env.state.gain(call[1])
+            for key, value in call[0].items():
                 if value is _MISSING:
                     self.env.pop(key, None)
                 else:
@@ -107,34 +111,38 @@ class _Runner:
         if frame.kind == "arm":
             c = self.constructs.get(frame.cid)
             if c is None:
-                c = self.constructs[frame.cid] = _Construct(dict(env))
+                c = self.constructs[frame.cid] = _Construct(env.copy())
             else:
                 _restore(env, c.snapshot)
             self.open.append((frame, c.snapshot, _dead(frame, last)))
         else:
-            self.open.append((frame, dict(env), False))
+            self.open.append((frame, env.copy(), False))
             if frame.label == "coproc":
-                env["\x00stdin"] = "coproc"  # dcg.shell.opaque.unseen_stdin
+                env.state.stdin = True  # dcg.shell.opaque.unseen_stdin
 
-    def _close(self, frame: Frame, snapshot: dict[str, str | None], dead: bool) -> None:
+    def _close(self, frame: Frame, snapshot: Vars, dead: bool) -> None:
         env = self.env
         if frame.kind == "sub":
             _restore(env, snapshot)
             return
         if frame.kind == "func":  # runs when called: what a call changes is recorded
             local = self.locals.pop(frame.cid, set())
-            self.calls[frame.label] = {
-                k: env.get(k, _MISSING)
-                for k in {*env, *snapshot}
-                if k not in local
-                and not k.startswith(_FILE)
-                and env.get(k, _MISSING) != snapshot.get(k, _MISSING)
-            }
+            self.calls[frame.label] = (
+                {
+                    k: env.get(k, _MISSING)
+                    for k in {*env, *snapshot}
+                    if k not in local
+                    and not k.startswith(_FILE)
+                    and env.get(k, _MISSING) != snapshot.get(k, _MISSING)
+                },
+                env.state.gained(snapshot.state),
+            )
             _restore(env, snapshot)
             return
         c = self.constructs.get(frame.cid)
         assert c is not None
         if not dead:
+            c.gained.update(env.state.gained(snapshot.state))
             for key in {*env, *snapshot}:
                 if key.startswith(_FILE):
                     continue
@@ -147,11 +155,12 @@ class _Runner:
                     c.acc[key] = _UNKNOWN_CWD if key == _CWD else None
         _restore(env, snapshot)
         env.update(c.acc)
+        env.state.gain(tuple(c.gained))
 
 
 def run(
     simples: list[Simple],
-    env: dict[str, str | None],
+    env: Vars,
     walk: Callable[[Simple], None],
     funcs: dict[str, tuple[str, list[tuple[int, list[Token]]]]] | None = None,
 ) -> None:
@@ -173,9 +182,9 @@ def run(
             simple.words
             and simple.words[0].plain() == "local"
             and not runner.in_func()
-            and "\x00in-function" not in env  # dcg.shell.cases.IN_FUNCTION: a call's body
+            and env.state.in_function is None  # a call's body (dcg.shell.cases)
         )
-        before = dict(env) if local else None
+        before = env.copy() if local else None
         walk(simple)
         runner.after(simple, before)
         last = simple.fields

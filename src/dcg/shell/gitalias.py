@@ -20,6 +20,7 @@ from dcg.shell.limits import cache
 
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
 if TYPE_CHECKING:
+    from dcg.shell.state import Vars
     from dcg.shell.unwrap import Work
 
 # Keys in the walker's variable table (no variable name can contain a NUL).
@@ -320,7 +321,7 @@ class _Lookup:
         return False, None
 
 
-def resolve(w: Work, env: dict[str, str | None]) -> None:
+def resolve(w: Work, env: Vars) -> None:
     """Rewrite ``git …`` into the command git will really run (argv[0] is ``git``)."""
     git = _Git()
     _strip_globals(w, git, env)

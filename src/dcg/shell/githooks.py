@@ -17,6 +17,7 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dcg.shell.command import Command
     from dcg.shell.runtext import Ctx, Walker
+    from dcg.shell.state import Vars
     from dcg.shell.unwrap import Work
 
 # The hooks each git command may run (githooks(5)); the rest of git runs none.
@@ -59,7 +60,7 @@ def present(
     names: tuple[str, ...],
     start: str | None,
     settings: list[tuple[str, str | None]],
-    env: dict[str, str | None],
+    env: Vars,
 ) -> list[str] | None:
     """The hook files among ``names`` that a git command will run (None: none is there,
     and the command needs no script reading at all; ``pre-commit install`` earlier on the
@@ -67,7 +68,7 @@ def present(
     if not names:
         return None
     found = [h for d in dirs(start, settings) for h in _hooks(d) if os.path.basename(h) in names]
-    if found or "\x00pre-commit-installed" in env:
+    if found or env.state.pre_commit:
         return found
     return None
 

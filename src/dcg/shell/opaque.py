@@ -20,6 +20,7 @@ TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
 
 if TYPE_CHECKING:
     from dcg.shell.parser import Simple
+    from dcg.shell.state import Vars
     from dcg.shell.words import Token
 
 WORD = "<opaque>"
@@ -128,7 +129,7 @@ def installer_subs(simple: Simple) -> bool:
     return bool(names) and all(n in FETCHERS or n in SETUP or n in LOOKUPS for n in names)
 
 
-def whole_unknown(script: str, env: dict[str, str | None]) -> str | None:
+def whole_unknown(script: str, env: Vars) -> str | None:
     """``the value of $P`` when a shell script is nothing but one variable's value
     (``echo "$P" | sh``, ``sh -c "$P"``, ``eval "$P"``): what runs cannot be seen.
 
@@ -146,12 +147,10 @@ def whole_unknown(script: str, env: dict[str, str | None]) -> str | None:
     return None
 
 
-def unseen_stdin(
-    redirects: list[tuple[str, str]], via: tuple[str, ...], env: dict[str, str | None]
-) -> bool:
+def unseen_stdin(redirects: list[tuple[str, str]], via: tuple[str, ...], env: Vars) -> bool:
     """The command reads what another part of the line writes at run time: inside an
     output process substitution (``echo … > >(bash)``), as a coprocess (``coproc bash``),
     or from a duplicated descriptor (``bash <&3``)."""
-    if via[-1:] == (">(…)",) or "\x00stdin" in env:
+    if via[-1:] == (">(…)",) or env.state.stdin:
         return True
     return any(op in ("<&", "0<&") and path not in ("0", "-") for op, path in redirects)

@@ -10,7 +10,7 @@ evaluated is unknown (None): the walker then treats a command word built from it
 opaque execution.
 
 Prompt expansion ``${x@P}`` and a subscript met through indirection or a nameref
-(``x='a[$(…)]'; ${!x}``) run code: its text is queued under :data:`RUNS` for the
+(``x='a[$(…)]'; ${!x}``) run code: its text is queued in the walker state's ``runs`` for the
 walker to judge as commands.
 
 Arrays live in the walker's variable table under ``ARRAY + name`` as ``key\\x1evalue``
@@ -24,14 +24,13 @@ from dcg.shell import patterns
 
 ARRAY = "\x00arr:"
 NAMEREF = "\x00nref:"
-RUNS = "\x00runs"  # code an expansion runs (prompt expansion, subscripts), for the walker
 UNKNOWN = "\x00?"
 _NAME0 = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
 _NAME = _NAME0 | frozenset("0123456789")
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    Env = dict[str, str | None]
+    from dcg.shell.state import Vars as Env
 
 
 def get_array(env: Env, name: str) -> list[tuple[str, str]] | None:
@@ -65,8 +64,8 @@ def target(env: Env, name: str) -> str:
 
 def run_later(env: Env, code: str) -> None:
     """Queue ``code`` that an expansion runs (the walker judges it as commands)."""
-    old = env.get(RUNS)
-    env[RUNS] = code if not old else old + "\n" + code
+    old = env.state.runs
+    env.state.runs = code if not old else old + "\n" + code
 
 
 def code_in(text: str, env: Env) -> None:
@@ -334,10 +333,7 @@ def _leading_name(text: str) -> str:
 
 def _regex(text: str, env: Env) -> str | None:
     """A pattern's regular expression; None under ``shopt -s nocasematch`` (not modelled)."""
-    return None if NOCASE in env else patterns.regex(_pieces(text, env))
-
-
-NOCASE = "\x00nocase"
+    return None if env.state.nocase else patterns.regex(_pieces(text, env))
 
 
 def _pieces(text: str, env: Env) -> list[tuple[bool, str | None]]:

@@ -24,7 +24,6 @@ FILE = runtext.FILE
 CWD = runtext.CWD
 # The line's environment marks a package script being judged: a command word there may be
 # a program of node_modules/.bin (npm puts it first on PATH).
-NPM_BIN = "\x00npmbin"
 
 # npm commands that run lifecycle scripts of the package (when given no package to act on).
 _INSTALL = ("preinstall", "install", "postinstall", "prepublish", "preprepare", "prepare",
@@ -185,7 +184,6 @@ _PC_VALUE = frozenset(("-c", "--config", "--hook-stage", "--from-ref", "--source
                        "--prepare-commit-message-source", "--commit-object-name"))  # fmt: skip
 _PC_NOT_COMMANDS = frozenset(("pygrep", "fail", "docker_image", "docker"))
 _PC_CONFIGS = (".pre-commit-config.yaml", ".pre-commit-config.yml")
-PRE_COMMIT_INSTALLED = "\x00pre-commit-installed"
 
 
 def precommit(argv: list[str], ctx: Ctx, out: list[Command], walker: Walker) -> None:
@@ -198,7 +196,7 @@ def precommit(argv: list[str], ctx: Ctx, out: list[Command], walker: Walker) -> 
         i += 1 + (argv[i] in _PC_VALUE)
     sub = argv[i] if i < len(argv) else "run"  # `pre-commit` alone is `pre-commit run`
     if sub == "install":  # a `git commit` later on the line runs the hooks
-        ctx.env[PRE_COMMIT_INSTALLED] = "1"
+        ctx.env.state.pre_commit = True
         return
     if sub not in ("run", "hook-impl", "try-repo"):
         return
@@ -377,7 +375,7 @@ def git_hooks(argv: list[str], ctx: Ctx, out: list[Command], walker: Walker) -> 
     if "--no-verify" in rest or (sub == "commit" and "-n" in rest):
         hooks = tuple(h for h in hooks if h not in ("pre-commit", "commit-msg", "pre-push",
                                                    "pre-merge-commit"))  # fmt: skip
-    if PRE_COMMIT_INSTALLED in ctx.env and "pre-commit" in hooks:
+    if ctx.env.state.pre_commit and "pre-commit" in hooks:
         via = ctx.child((*ctx.via, f"git {sub} (pre-commit installed on this line)"))
         precommit(["pre-commit", "run"], via, out, walker)
         return

@@ -11,7 +11,9 @@ from __future__ import annotations
 from dcg.shell.params import code_in, target
 from dcg.shell.patterns import decode
 
-Env = dict[str, str | None]
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from dcg.shell.state import Vars as Env
 
 
 def printf_v(argv: list[str], dyns: list[bool], env: Env) -> None:

@@ -67,7 +67,7 @@ def run(work: Work, raw: str, ctx: Ctx, out: list[Command], walker: Walker) -> b
         cases.call(name, work, ctx, out, walker)
         return False
     implicit.run(work, ctx, out, walker)
-    if pkgloads.NPM_BIN in ctx.env or pkgloads.via_node_runner(work):
+    if ctx.env.state.npm_bin or pkgloads.via_node_runner(work):
         pkgloads.npm_bin(work, ctx, out, walker)
     if name in _PKG:
         _package(work, ctx, out, walker)
@@ -219,11 +219,11 @@ def _package(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
             return
         shown = scripts.display(path, ctx.files.cwd)
     shell = pkgloads.script_shell(argv, work, ctx, rc)
-    ctx.env[pkgloads.NPM_BIN] = "1"
+    ctx.env.state.npm_bin = True
     try:
         _scripts(shown, text, names, rest, ctx, out, walker, shell=shell)
     finally:
-        ctx.env.pop(pkgloads.NPM_BIN, None)
+        ctx.env.state.npm_bin = False
 
 
 def _workspaces(

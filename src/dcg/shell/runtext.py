@@ -23,13 +23,14 @@ if TYPE_CHECKING:
     from dcg.extract.found import Found
     from dcg.shell.command import Command
     from dcg.shell.limits import Budget, Files
+    from dcg.shell.state import Vars
     from dcg.shell.unwrap import Work
     from dcg.shell.words import Token
 
     class Ctx(Protocol):
         via: tuple[str, ...]
         depth: int
-        env: dict[str, str | None]
+        env: Vars
         files: Files | None
         funcs: dict[str, tuple[str, list[tuple[int, list[Token]]]]]
         budget: Budget
@@ -42,7 +43,7 @@ if TYPE_CHECKING:
         def embedded(
             self, lang: str, code: str, ctx: Any, out: list[Command], computed: bool
         ) -> None: ...
-        def positional(self, env: dict[str, str | None], args: list[str | None]) -> None: ...
+        def positional(self, env: Vars, args: list[str | None]) -> None: ...
         def emit(self, why: str, ctx: Any, out: list[Command]) -> None: ...
         def text(self, code: str, ctx: Any, out: list[Command]) -> None: ...
 

@@ -24,7 +24,6 @@ if TYPE_CHECKING:
     from dcg.shell.unwrap import Work
 
 _SHELLS = frozenset(("bash", "sh", "dash", "ash", "ksh", "mksh", "yash", "zsh"))
-_JUDGED = "\x00bash-env-judged"
 _POSIX_ENV = frozenset(("sh", "dash", "ash", "ksh", "mksh", "yash", "bash"))
 _PROMPTS = ("PS0", "PS1", "PS2")
 _LOGIN = (".bash_profile", ".bash_login", ".profile")
@@ -119,8 +118,8 @@ def judge(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
     """Judge what ``work``'s shell (bash, sh, zsh …) runs before its script."""
     name = work.argv[0]
     if name not in _SHELLS:  # BASH_ENV set on the line: any bash this command starts reads it
-        if not ctx.env.get(_JUDGED):
-            ctx.env[_JUDGED] = "1"
+        if not ctx.env.state.bash_env_judged:
+            ctx.env.state.bash_env_judged = True
             present, value = _var(work, ctx, "BASH_ENV")
             if present:
                 _read(

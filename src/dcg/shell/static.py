@@ -5,6 +5,7 @@ from __future__ import annotations
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
 if TYPE_CHECKING:
     from dcg.shell.parser import Simple
+    from dcg.shell.state import Vars
     from dcg.shell.words import Token
 
 
@@ -52,7 +53,7 @@ def piped_text(pipe: Simple) -> str | None:
     return None
 
 
-def static_output(tokens: list[Token], env: dict[str, str | None]) -> str | None:
+def static_output(tokens: list[Token], env: Vars) -> str | None:
     """The output of $(echo WORDS), $(printf %s WORD) or $(mktemp …), when it is known."""
     from dcg.shell.words import expand
 

@@ -24,6 +24,7 @@ from dcg.shell.shellvars import CWD as _CWD
 from dcg.shell.shellvars import chdir as _chdir
 from dcg.shell.shellvars import declare as _declare
 from dcg.shell.shellvars import home_only as _home_only
+from dcg.shell.state import Vars
 from dcg.shell.static import piped_text, static_output
 from dcg.shell.toolruns import TOOL_ENV
 from dcg.shell.words import Heredoc
@@ -49,7 +50,7 @@ def parse(
     if len(line) > MAX_SIZE:
         raise TooComplex(f"command line longer than {MAX_SIZE} characters")
     out: list[Command] = []
-    env: dict[str, str | None] = {gitalias.BASE: cwd, "PWD": cwd} if cwd else {}
+    env = Vars({gitalias.BASE: cwd, "PWD": cwd} if cwd else None)
     try:
         run_text(line, Ctx((), 0, env, Budget(deadline, files), files, {}), out)
     except RecursionError:
@@ -67,7 +68,7 @@ class Ctx:
         self,
         via: tuple[str, ...],
         depth: int,
-        env: dict[str, str | None],
+        env: Vars,
         budget: Budget,
         files: Files | None = None,
         funcs: dict[str, tuple[str, list[tuple[int, list[Token]]]]] | None = None,
@@ -82,7 +83,7 @@ class Ctx:
         self.funcs = {} if funcs is None else funcs
 
     def child(self, via: tuple[str, ...]) -> Ctx:
-        return Ctx(via, self.depth + 1, dict(self.env), self.budget, self.files, self.funcs)
+        return Ctx(via, self.depth + 1, self.env.copy(), self.budget, self.files, self.funcs)
 
     def shared(self, via: tuple[str, ...]) -> Ctx:
         """A nested context in the same shell: variables and cd carry back (source)."""
@@ -124,7 +125,7 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
             _subs(sub, ctx, out)
     for name in simple.forget:
         env[name] = None
-    if "\x00aliases" in env and simple.words:  # dcg.shell.bashvars.ALIASES
+    if env.state.aliases and simple.words:
         from dcg.shell.bashvars import alias_text
 
         found = alias_text(simple, env, expand_word)
@@ -142,7 +143,7 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
         return expand_word(word, env, sub_text)
 
     # Arrays, elements, namerefs, prompt variables: dcg.shell.bashvars (loaded only then).
-    vars_wanted = "\x00nrefs" in env or any(
+    vars_wanted = env.state.namerefs or any(
         w.array is not None or "[" in (w.assign or "") or w.assign in _RUN_VARS
         for w in simple.assigns
     )
@@ -202,8 +203,9 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
         from dcg.shell.bashvars import builtin
 
         builtin(simple, argv, dyns, env, stdin, elements)
-    if "\x00runs" in env:  # dcg.shell.params.RUNS: code an expansion runs
-        run_text(env.pop("\x00runs") or "", ctx.child((*ctx.via, "expansion")), out)
+    if env.state.runs is not None:  # code an expansion runs (dcg.shell.params)
+        runs, env.state.runs = env.state.runs, None
+        run_text(runs, ctx.child((*ctx.via, "expansion")), out)
     if _values_need_a_look(simple, argv, env):
         from dcg.shell.arith import values_as_code
 
@@ -256,9 +258,9 @@ _ARITH_WORDS = frozenset(("let", "declare", "typeset", "local", "read", "mapfile
     "unset", "test", "[", "export", "readonly", "getopts", "wait", "printf"))  # fmt: skip
 
 
-def _values_need_a_look(simple: Simple, argv: list[str], env: dict[str, str | None]) -> bool:
+def _values_need_a_look(simple: Simple, argv: list[str], env: Vars) -> bool:
     """Cheap test before dcg.shell.arith is imported: could a value run as code here?"""
-    if simple.extra or (argv and argv[0] in _ARITH_WORDS) or "\x00int" in env:
+    if simple.extra or (argv and argv[0] in _ARITH_WORDS) or env.state.integers:
         return True
     if any(w.subs or "[" in (w.assign or "") for w in simple.assigns):
         return True
@@ -418,7 +420,7 @@ def _embedded(lang: str, code: str, ctx: Ctx, out: list[Command], computed: bool
             why = f"{label} runs {what} computed at run time ({line[:40]})"
             out.append(opaque.command(why, (*via, label)))
             continue
-        child = Ctx((*via, label), ctx.depth, dict(ctx.env), ctx.budget, ctx.files, ctx.funcs)
+        child = Ctx((*via, label), ctx.depth, ctx.env.copy(), ctx.budget, ctx.files, ctx.funcs)
         run_text(line, child, out)
         ctx.env.update((k, v) for k, v in child.env.items() if k.startswith("\x00file:"))
 
@@ -427,7 +429,7 @@ def _may_run_a_file(name: str, raw: str, ctx: Ctx) -> bool:
     return (
         name in payloads.RUNS_FILES
         or name.startswith(("python", "pip"))
-        or "\x00npmbin" in ctx.env  # dcg.shell.pkgloads.NPM_BIN: a package script's words
+        or ctx.env.state.npm_bin  # a package script's words
         or "\x00file:node_modules/.bin/" + name in ctx.env  # `pnpm exec NAME`, `bunx NAME`
         or ("/" in raw and not raw.endswith("/"))
         or name in ctx.funcs
@@ -470,10 +472,8 @@ _NOT_WRAPPERS = frozenset((*context.ALL_ARGS, "alias", "unalias", "tldr", "cheat
     "stat", "du", "df", "chmod", "chown", "rm", "rmdir", "find", "xargs", "make", "npm",
     "pnpm", "yarn", "pip", "pip3", "cargo", "go", "docker", "kubectl", "ssh", "scp"))  # fmt: skip
 # Command words whose arguments a wrapper dcg does not know would run destructively.
-_DESTRUCTIVE_HEADS = frozenset(
-    ("rm", "shred", "dd", "mkfs", "wipefs", "truncate", "find", "git", "rimraf", "unlink",
-     "rmdir", "srm", "blkdiscard")
-)  # fmt: skip
+_DESTRUCTIVE_HEADS = frozenset(("rm", "shred", "dd", "mkfs", "wipefs", "truncate", "find",
+    "git", "rimraf", "unlink", "rmdir", "srm", "blkdiscard"))  # fmt: skip
 UNKNOWN_WRAPPER_REACH = 4  # the destructive command word is at most this many words in
 
 

@@ -58,6 +58,8 @@ class Heredoc:
 if TYPE_CHECKING:
     from collections.abc import Callable
 
+    from dcg.shell.state import Vars
+
     # (kind, operator, word, heredoc). Kinds: "w" word, "o" control operator or newline,
     # "r" redirection operator (its target is the next token), "h" heredoc operator,
     # "a" arithmetic command (( … )) kept as a word so its substitutions are seen.
@@ -100,7 +102,7 @@ def ifs_split(text: str, ifs: str) -> tuple[list[str], bool, bool]:
 _MEANINGFUL = frozenset({"HOME", "TMPDIR", "TMP", "TEMP", "TEMPDIR"})
 
 
-def _default_form(raw: str, env: dict[str, str | None]) -> tuple[str, bool]:
+def _default_form(raw: str, env: Vars) -> tuple[str, bool]:
     """``${NAME:-x}``/``${NAME-x}``/``${NAME:=x}``/``${NAME:?}`` of a NAME set in the line."""
     if raw[:2] != "${":
         return raw, True
@@ -150,7 +152,7 @@ def _separate(out: list[str], values: list[str], split: bool, ifs: str, brk: boo
 
 def expand(
     word: Word,
-    env: dict[str, str | None],
+    env: Vars,
     sub_text: Callable[[Word, int], str | None],
     split: bool = True,
 ) -> tuple[list[str], bool]:
@@ -194,7 +196,7 @@ def expand(
                         splittable = split and not quoted
                 dynamic = dynamic or unresolved
         else:
-            if kind == "v" and "\x00nrefs" in env:  # dcg.shell.bashvars.NAMEREFS
+            if kind == "v" and env.state.namerefs:
                 from dcg.shell.params import target
 
                 value = target(env, value)

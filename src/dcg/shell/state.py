@@ -1,0 +1,70 @@
+"""The walker's own facts about a line, typed, carried with its variable table."""
+
+from __future__ import annotations
+
+# Facts that, once true, stay true in their variable scope: a branch that may run keeps
+# them, a subshell's are lost, a function body's hold after each call of the function.
+MONOTONE = ("aliases", "bash_env_judged", "integers", "namerefs", "nocase", "pre_commit")
+
+
+class WalkerState:
+    """What the walker knows beyond variables' values. Scoped like the variables: a
+    subshell's copy is dropped when it ends (see :mod:`dcg.shell.flow`)."""
+
+    __slots__ = (
+        "aliases",
+        "bash_env_judged",
+        "in_function",
+        "integers",
+        "namerefs",
+        "nocase",
+        "npm_bin",
+        "pre_commit",
+        "runs",
+        "stdin",
+    )
+
+    def __init__(self) -> None:
+        self.in_function: str | None = None  # the function whose body a call walks
+        self.stdin = False  # a coprocess holds this shell's input (dcg.shell.opaque)
+        self.npm_bin = False  # a package script's words: node_modules/.bin names run
+        self.aliases = False  # the line defined an alias (the cheap test in walk)
+        self.bash_env_judged = False  # BASH_ENV already judged (dcg.shell.startup)
+        self.integers = False  # some variable is declared -i (the cheap test in walk)
+        self.namerefs = False  # the line declared a nameref (the cheap test in words)
+        self.nocase = False  # shopt -s nocasematch
+        self.pre_commit = False  # `pre-commit install` ran: `git commit` runs the hooks
+        self.runs: str | None = None  # code an expansion runs, for the walker to judge
+
+    def load(self, other: WalkerState) -> None:
+        """Take ``other``'s facts (restore a snapshot)."""
+        for name in WalkerState.__slots__:
+            setattr(self, name, getattr(other, name))
+
+    def copy(self) -> WalkerState:
+        new = WalkerState()
+        new.load(self)
+        return new
+
+    def gained(self, before: WalkerState) -> tuple[str, ...]:
+        """The monotone facts true now that were not in ``before``."""
+        return tuple(n for n in MONOTONE if getattr(self, n) and not getattr(before, n))
+
+    def gain(self, names: tuple[str, ...]) -> None:
+        for name in names:
+            setattr(self, name, True)
+
+
+class Vars(dict[str, "str | None"]):
+    """The variable table (name -> value, None: unknown) and the walker's facts."""
+
+    __slots__ = ("state",)
+
+    def __init__(self, values: dict[str, str | None] | None = None) -> None:
+        super().__init__(values or {})
+        self.state = WalkerState()
+
+    def copy(self) -> Vars:
+        new = Vars(self)
+        new.state.load(self.state)
+        return new

@@ -1,0 +1,58 @@
+"""The walker's typed facts are scoped like the variables they travel with."""
+
+from __future__ import annotations
+
+import pytest
+
+from dcg.shell import flow
+from dcg.shell.lexer import lex
+from dcg.shell.limits import Budget
+from dcg.shell.parser import Simple, split
+from dcg.shell.state import Vars
+
+
+def _seen(line: str) -> dict[str, bool]:
+    """Walk ``line``; the command ``a`` gains a fact; each other command word records
+    whether the fact holds when it runs."""
+    env = Vars()
+    seen: dict[str, bool] = {}
+
+    def walk(simple: Simple) -> None:
+        simple.fields = [str(w.plain()) for w in simple.words]  # what the walker sets
+        word = simple.fields[0] if simple.fields else ""
+        if word == "a":
+            env.state.aliases = True
+        elif word:
+            seen[word] = env.state.aliases
+
+    flow.run(split(lex(line, Budget(None, None), 0), 0), env, walk, {})
+    return seen
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("a; b", {"b": True}),
+        ("( a ); b", {"b": False}),
+        ("a & b; c", {"b": False, "c": False}),
+        ("x | a; c", {"x": False, "c": False}),
+        ("if x; then a; fi; c", {"x": False, "c": True}),
+        ("if false; then a; fi; c", {"false": False, "c": False}),
+        ("x || a; c", {"x": False, "c": True}),
+        ("case y in y) a;; esac; c", {"c": True}),
+        ("f() { a; }; b; f; c", {"b": False, "f": False, "c": True}),  # after the call
+    ],
+)
+def test_a_fact_follows_the_variable_scope(line: str, expected: dict[str, bool]) -> None:
+    assert _seen(line) == expected
+
+
+def test_a_copy_is_independent() -> None:
+    env = Vars({"x": "1"})
+    env.state.nocase = True
+    env.state.in_function = "f"
+    copy = env.copy()
+    copy.state.nocase = False
+    copy["x"] = "2"
+    assert isinstance(copy, Vars)
+    assert (env["x"], env.state.nocase, copy.state.in_function) == ("1", True, "f")
