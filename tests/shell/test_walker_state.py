@@ -56,3 +56,36 @@ def test_a_copy_is_independent() -> None:
     copy["x"] = "2"
     assert isinstance(copy, Vars)
     assert (env["x"], env.state.nocase, copy.state.in_function) == ("1", True, "f")
+
+
+def _hashed(line: str) -> str | None:
+    """Walk ``line``: ``a`` and ``b`` bind a name in a fact table; what ``c`` sees."""
+    env = Vars()
+    seen: list[str | None] = []
+
+    def walk(simple: Simple) -> None:
+        simple.fields = [str(w.plain()) for w in simple.words]
+        word = simple.fields[0] if simple.fields else ""
+        if word in ("a", "b"):
+            env.state.hashes["x"] = word
+        elif word == "c":
+            seen.append(env.state.hashes.get("x", "missing"))
+
+    flow.run(split(lex(line, Budget(None, None), 0), 0), env, walk, {})
+    return seen[0]
+
+
+@pytest.mark.parametrize(
+    ("line", "expected"),
+    [
+        ("a; c", "a"),
+        ("( a ); c", "missing"),
+        ("if x; then a; fi; c", "a"),
+        ("a; if x; then b; fi; c", None),  # may or may not have run: unknown
+        ("a; if false; then b; fi; c", "a"),
+        ("f() { b; }; a; c", "a"),
+        ("f() { b; }; a; f; c", "b"),
+    ],
+)
+def test_a_fact_table_entry_is_scoped_like_a_variable(line: str, expected: str | None) -> None:
+    assert _hashed(line) == expected

@@ -26,8 +26,6 @@ if TYPE_CHECKING:
     from dcg.shell.state import Vars
     from dcg.shell.words import Word
 
-ORIGIN = "\x00from:"  # why a variable's value is unknown: the output of a command, read
-INTEGER = "\x00int:"  # declared with declare -i: assignments evaluate arithmetic
 _TESTS = frozenset(("-eq", "-ne", "-lt", "-le", "-gt", "-ge"))
 # Builtins that take variable names (NAME[SUBSCRIPT] included) as operands.
 NAME_TAKERS = frozenset(("unset", "test", "[", "read", "declare", "typeset", "local",
@@ -80,13 +78,13 @@ def note_origins(simple: Simple, argv: list[str], env: Vars) -> None:
             for _, payload in word.subs:
                 names.extend(sub_programs(payload) if not isinstance(payload, str) else ["`…`"])
             if names and not all(n in LOOKUPS or n in SETUP or n in _NUMERIC for n in names):
-                env[ORIGIN + name] = f"the output of $({' | '.join(names)})"
+                env.state.origins[name] = f"the output of $({' | '.join(names)})"
         elif name:
-            env.pop(ORIGIN + name, None)
+            env.state.origins.pop(name, None)
     if argv[:1] in (["read"], ["mapfile"], ["readarray"]):
         for a in argv[1:]:
             if not a.startswith("-") and a.replace("_", "a").isalnum():
-                env[ORIGIN + a] = f"input read by {argv[0]}"
+                env.state.origins[a] = f"input read by {argv[0]}"
 
 
 _ASSIGN_OPS = ("=", "+=", "-=", "*=", "/=", "%=", "<<=", ">>=", "&=", "^=", "|=")
@@ -103,8 +101,9 @@ def _side_effects(simple: Simple, argv: list[str], env: Vars, text: Callable[[Wo
             env[name] = None
     for word in simple.assigns:
         name = (word.assign or "").partition("[")[0]
-        if INTEGER + name in env and not (text(word).partition("=")[2].isdigit() and "+=" not in
-                                          word.source()):  # fmt: skip
+        if name in env.state.int_vars and not (
+            text(word).partition("=")[2].isdigit() and "+=" not in word.source()
+        ):
             env[name] = None
 
 
@@ -168,7 +167,7 @@ def expressions(
     for a in argv[1:] if declared else ():
         name, eq, value = a.partition("=")
         if not name.startswith("-"):
-            env[INTEGER + name] = ""
+            env.state.int_vars[name] = ""
             env.state.integers = True  # the walker's cheap test
             if eq:
                 out.append((value, True))
@@ -176,7 +175,7 @@ def expressions(
         name = word.assign or ""
         if "[" in name and name.endswith("]"):  # NAME[SUBSCRIPT]=: an indexed subscript
             out.append((name[name.index("[") + 1 : -1], False))
-        if INTEGER + name in env:
+        if name in env.state.int_vars:
             out.append((expanded(word).partition("=")[2], True))
     return out
 
@@ -205,7 +204,7 @@ def judge(
             continue
         value = env[name]
         if value is None:
-            origin = env.get(ORIGIN + name)
+            origin = env.state.origins.get(name)
             if origin:
                 emit(
                     f"arithmetic evaluation of {name}, whose value is {origin}, runs any "
@@ -261,7 +260,7 @@ def _unevaluated(raw: str, env: Vars) -> str | None:
     env.state.runs = runs
     if got is not None:
         return None
-    origin = env.get(ORIGIN + params.target(env, name))
+    origin = env.state.origins.get(params.target(env, name))
     if origin:
         return f"the command is taken from {raw}, whose value is {origin}"
     return f"the command word {raw} is computed from ${name} in a way dcg cannot evaluate"
@@ -282,7 +281,7 @@ def split_word(simple: Simple, env: Vars) -> str | None:
     name = word.parts[0][1]
     if name in env and env[name] is not None:
         return None
-    origin = env.get(ORIGIN + name)
+    origin = env.state.origins.get(name)
     if origin:
         return f"the command is split from ${name}, whose value is {origin}"
     ifs = env.get("IFS") if "IFS" in env else None

@@ -16,12 +16,10 @@ if TYPE_CHECKING:
     from dcg.shell.state import Vars
     from dcg.shell.words import Word
 
-HASH = "\x00hash:"  # a name `hash -p PATH NAME` bound
 _FILE = "\x00file:"  # dcg.shell.runtext.FILE: what a path was given on the line
 _MOVED = "\x00moved:"  # dcg.shell.linefiles.MOVED: what a path made by mv / ln -s holds
 
 
-_HASHED = "\x00hashed"
 _CMDS = "\x00arr:BASH_CMDS"  # dcg.shell.params.ARRAY + "BASH_CMDS"
 
 
@@ -33,8 +31,7 @@ def hash_p(argv: list[str], env: Vars) -> None:
     if k + 1 >= len(argv):
         return
     for name in argv[k + 2 :]:
-        env[HASH + name] = argv[k + 1]
-        env[_HASHED] = "1"
+        env.state.hashes[name] = argv[k + 1]
 
 
 def rename(argv: list[str], env: Vars, assigns: list[Word]) -> None:
@@ -42,7 +39,7 @@ def rename(argv: list[str], env: Vars, assigns: list[Word]) -> None:
     word = argv[0]
     path_set = "PATH" in env or any(w.assign == "PATH" for w in assigns)
     if not (
-        _HASHED in env
+        env.state.hashes
         or _CMDS in env
         or ((path_set or "/" in word) and any(k.startswith((_FILE, _MOVED)) for k in env))
     ):
@@ -67,8 +64,8 @@ def _program(path: str, env: Vars) -> str | None:
 
 def resolve(word: str, env: Vars, path_set: bool = False) -> str | None:
     """The program ``word`` runs when the line bound it to another (None: as written)."""
-    if HASH + word in env:
-        return env[HASH + word]
+    if word in env.state.hashes:
+        return env.state.hashes[word]
     from dcg.shell.params import get_array
 
     cmds = get_array(env, "BASH_CMDS")

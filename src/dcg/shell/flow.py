@@ -17,7 +17,7 @@ OUT=dist; fi``). Files written inside any of them stay written.
 from __future__ import annotations
 
 from dcg.shell.parser import Frame, Simple
-from dcg.shell.state import Vars
+from dcg.shell.state import TABLES, Vars
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -32,12 +32,13 @@ _MISSING = object()
 
 
 class _Construct:
-    __slots__ = ("acc", "gained", "snapshot")
+    __slots__ = ("acc", "gained", "snapshot", "tables")
 
     def __init__(self, snapshot: Vars) -> None:
         self.snapshot = snapshot
         self.acc: dict[str, str | None] = {}
         self.gained: set[str] = set()  # walker facts a branch that may run made true
+        self.tables: dict[str, dict[str, str | None]] = {n: {} for n in TABLES}
 
 
 def _restore(env: Vars, snapshot: Vars) -> None:
@@ -47,6 +48,44 @@ def _restore(env: Vars, snapshot: Vars) -> None:
     env.update(snapshot)
     env.update(files)
     env.state.load(snapshot.state)
+
+
+def _changes(
+    now: dict[str, str | None], before: dict[str, str | None], local: set[str] | None = None
+) -> dict[str, object]:
+    """What a function body changed (``_MISSING``: removed); its files stay written."""
+    return {
+        k: now.get(k, _MISSING)
+        for k in {*now, *before}
+        if (local is None or k not in local)
+        and not k.startswith(_FILE)
+        and now.get(k, _MISSING) != before.get(k, _MISSING)
+    }
+
+
+def _replay(table: dict[str, str | None], changes: dict[str, object]) -> None:
+    for key, value in changes.items():
+        if value is _MISSING:
+            table.pop(key, None)
+        else:
+            table[key] = value  # type: ignore[assignment]
+
+
+def _merge(
+    now_d: dict[str, str | None], before_d: dict[str, str | None], acc: dict[str, str | None]
+) -> None:
+    """Fold what a branch that may run changed into ``acc``: a name the line had not set
+    keeps its new value, one whose value changed becomes unknown."""
+    for key in {*now_d, *before_d}:
+        if key.startswith(_FILE):
+            continue
+        now, before = now_d.get(key, _MISSING), before_d.get(key, _MISSING)
+        if now is before or now == before:
+            continue
+        if before is _MISSING and acc.get(key, "") is not None and now is not _MISSING:
+            acc[key] = now  # type: ignore[assignment]
+        else:
+            acc[key] = _UNKNOWN_CWD if key == _CWD else None
 
 
 def _dead(frame: Frame, last: list[str]) -> bool:
@@ -68,8 +107,10 @@ class _Runner:
         self.env = env
         self.open: list[tuple[Frame, Vars, bool]] = []
         self.constructs: dict[int, _Construct] = {}
-        # What calling a function defined on the line does to the variables.
-        self.calls: dict[str, tuple[dict[str, object], tuple[str, ...]]] = {}
+        # What calling a function defined on the line does: variables, facts, fact tables.
+        self.calls: dict[
+            str, tuple[dict[str, object], tuple[str, ...], dict[str, dict[str, object]]]
+        ] = {}
         self.locals: dict[int, set[str]] = {}
 
     def in_func(self) -> Frame | None:
@@ -91,11 +132,9 @@ class _Runner:
         call = self.calls.get(fields[0])
         if call is not None:
             self.env.state.gain(call[1])
-            for key, value in call[0].items():
-                if value is _MISSING:
-                    self.env.pop(key, None)
-                else:
-                    self.env[key] = value  # type: ignore[assignment]
+            _replay(self.env, call[0])
+            for name, changes in call[2].items():
+                _replay(self.env.state.table(name), changes)
 
     def step(self, flow: list[Frame], last: list[str]) -> None:
         k = 0
@@ -128,14 +167,9 @@ class _Runner:
         if frame.kind == "func":  # runs when called: what a call changes is recorded
             local = self.locals.pop(frame.cid, set())
             self.calls[frame.label] = (
-                {
-                    k: env.get(k, _MISSING)
-                    for k in {*env, *snapshot}
-                    if k not in local
-                    and not k.startswith(_FILE)
-                    and env.get(k, _MISSING) != snapshot.get(k, _MISSING)
-                },
+                _changes(env, snapshot, local),
                 env.state.gained(snapshot.state),
+                {n: _changes(env.state.table(n), snapshot.state.table(n)) for n in TABLES},
             )
             _restore(env, snapshot)
             return
@@ -143,19 +177,14 @@ class _Runner:
         assert c is not None
         if not dead:
             c.gained.update(env.state.gained(snapshot.state))
-            for key in {*env, *snapshot}:
-                if key.startswith(_FILE):
-                    continue
-                now, before = env.get(key, _MISSING), snapshot.get(key, _MISSING)
-                if now is before or now == before:
-                    continue
-                if before is _MISSING and c.acc.get(key, "") is not None and now is not _MISSING:
-                    c.acc[key] = now  # type: ignore[assignment]
-                else:
-                    c.acc[key] = _UNKNOWN_CWD if key == _CWD else None
+            _merge(env, snapshot, c.acc)
+            for name in TABLES:
+                _merge(env.state.table(name), snapshot.state.table(name), c.tables[name])
         _restore(env, snapshot)
         env.update(c.acc)
         env.state.gain(tuple(c.gained))
+        for name in TABLES:
+            env.state.table(name).update(c.tables[name])
 
 
 def run(

@@ -24,7 +24,6 @@ if TYPE_CHECKING:
     from dcg.shell.unwrap import Work
 
 # Keys in the walker's variable table (no variable name can contain a NUL).
-SETTING = "\x00git-config:"  # a setting written by `git config KEY VALUE` on this line
 BASE = "\x00base"  # the payload's cwd
 CWD = "\x00cwd"  # where `cd` earlier on the line went (see dcg.shell.walk)
 UNKNOWN = "\x00?"
@@ -260,7 +259,7 @@ _ENVIRON: dict[str, str | None] = cache()  # the hook's environment, once per na
 class _Lookup:
     """Config values, last definition winning, files read on first need only."""
 
-    def __init__(self, w: Work, git: _Git, env: dict[str, str | None]) -> None:
+    def __init__(self, w: Work, git: _Git, env: Vars) -> None:
         self.git = git
         self.env = env
         self.w = w
@@ -301,8 +300,7 @@ class _Lookup:
         if keyed is None or keyed[0] is not files:
             keyed = _KEYED[id(files)] = (files, [(_key(k), v) for k, v in files])
         out: list[tuple[str, str | None]] = list(keyed[1])
-        if any(k.startswith(SETTING) for k in self.env):
-            out += [(k[len(SETTING) :], v) for k, v in self.env.items() if k.startswith(SETTING)]
+        out += self.env.state.git_settings.items()
         return out + self.command
 
     def get(self, key: str) -> tuple[bool, str | None]:
@@ -310,8 +308,8 @@ class _Lookup:
         for k, v in reversed(self.command):
             if k == key:
                 return True, v
-        if SETTING + key in self.env:
-            return True, self.env[SETTING + key]
+        if key in self.env.state.git_settings:
+            return True, self.env.state.git_settings[key]
         files = self._load()
         if self.unknown:
             return True, None  # a file dcg cannot read may set it
@@ -452,7 +450,7 @@ _CONFIG_READS = frozenset(("--unset", "--unset-all", "--get", "--get-all", "--ge
                            "--remove-section", "rename-section", "remove-section"))  # fmt: skip
 
 
-def _remember(argv: list[str], dyns: list[bool], env: dict[str, str | None]) -> None:
+def _remember(argv: list[str], dyns: list[bool], env: Vars) -> None:
     """``git config [scope] [set|--add|…] KEY VALUE`` earlier on the line: remember it."""
     words: list[tuple[str, bool]] = []
     k = 2
@@ -468,4 +466,4 @@ def _remember(argv: list[str], dyns: list[bool], env: dict[str, str | None]) -> 
         k += 1
     if len(words) >= 2 and "." in words[0][0] and not words[0][1]:
         value, dyn = words[1]
-        env[SETTING + _key(words[0][0])] = None if dyn else value
+        env.state.git_settings[_key(words[0][0])] = None if dyn else value

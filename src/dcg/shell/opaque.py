@@ -140,7 +140,7 @@ def whole_unknown(script: str, env: Vars) -> str | None:
     if t[:1] != "$" or len(t) < 2:
         return None
     name = t[2:-1] if t.startswith("${") and t.endswith("}") else t[1:]
-    if name in env and not env.get("\x00from:" + name):
+    if name in env and not env.state.origins.get(name):
         return None
     if name.replace("_", "a").isalnum() or name in ("@", "*") or name.isdigit():
         return f"the value of ${name}"

@@ -5,6 +5,9 @@ from __future__ import annotations
 # Facts that, once true, stay true in their variable scope: a branch that may run keeps
 # them, a subshell's are lost, a function body's hold after each call of the function.
 MONOTONE = ("aliases", "bash_env_judged", "integers", "namerefs", "nocase", "pre_commit")
+# Tables of facts by name: each entry is scoped like a variable (None: unknown after a
+# branch that may run gave it another value).
+TABLES = ("git_settings", "hashes", "int_vars", "origins")
 
 
 class WalkerState:
@@ -14,11 +17,15 @@ class WalkerState:
     __slots__ = (
         "aliases",
         "bash_env_judged",
+        "git_settings",
+        "hashes",
         "in_function",
+        "int_vars",
         "integers",
         "namerefs",
         "nocase",
         "npm_bin",
+        "origins",
         "pre_commit",
         "runs",
         "stdin",
@@ -34,12 +41,19 @@ class WalkerState:
         self.namerefs = False  # the line declared a nameref (the cheap test in words)
         self.nocase = False  # shopt -s nocasematch
         self.pre_commit = False  # `pre-commit install` ran: `git commit` runs the hooks
+        self.git_settings: dict[str, str | None] = {}  # `git config KEY VALUE` on the line
+        self.hashes: dict[str, str | None] = {}  # `hash -p PATH NAME`: NAME runs PATH
+        self.int_vars: dict[str, str | None] = {}  # declared -i: assignments do arithmetic
+        # Why a variable's value is unknown: the output of a command, input read.
+        self.origins: dict[str, str | None] = {}
         self.runs: str | None = None  # code an expansion runs, for the walker to judge
 
     def load(self, other: WalkerState) -> None:
         """Take ``other``'s facts (restore a snapshot)."""
         for name in WalkerState.__slots__:
             setattr(self, name, getattr(other, name))
+        for name in TABLES:
+            setattr(self, name, dict(getattr(other, name)))
 
     def copy(self) -> WalkerState:
         new = WalkerState()
@@ -49,6 +63,10 @@ class WalkerState:
     def gained(self, before: WalkerState) -> tuple[str, ...]:
         """The monotone facts true now that were not in ``before``."""
         return tuple(n for n in MONOTONE if getattr(self, n) and not getattr(before, n))
+
+    def table(self, name: str) -> dict[str, str | None]:
+        table: dict[str, str | None] = getattr(self, name)
+        return table
 
     def gain(self, names: tuple[str, ...]) -> None:
         for name in names:
