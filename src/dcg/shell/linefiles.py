@@ -29,32 +29,37 @@ CWD = runtext.CWD
 
 
 def modules(lang: str, work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
-    """``python3 -m mod``, ``python3 -c "import mod"``, ``node -e "require('./x')"``: the
-    module the interpreter loads from the project runs; written on this line or on disk."""
+    """``python3 -m mod``, ``python3 -c "import helper"``, ``node -r ./x``: the module the
+    interpreter loads from the project runs; written on this line or on disk. (Modules the
+    code itself names are followed where any code is judged, dcg.shell.modloads.)"""
     argv = work.argv
     paths: list[str] = []
     code = ""
-    for k in range(1, len(argv) - 1):
-        if argv[k] == "-m" and lang == "python":
-            mod = argv[k + 1].replace(".", "/")
+    for k in range(1, len(argv)):
+        a, value = argv[k], argv[k + 1] if k + 1 < len(argv) else ""
+        opt, eq, inline = a.partition("=")
+        if a == "-m" and lang == "python" and value:
+            if value == "unittest":
+                from dcg.shell import modloads
+
+                modloads.test_runner(lang, argv, ctx, out, walker)
+            mod = value.replace(".", "/")
             paths += [mod + ".py", mod + "/__main__.py"]
             break
-        if lang == "javascript" and argv[k] in ("-r", "--require", "--import"):
-            mod = argv[k + 1]
-            paths.append(mod if mod.endswith((".js", ".mjs", ".cjs")) else mod + ".js")
-        elif argv[k] in ("-c", "-e", "-p", "--eval", "--print"):
-            code += argv[k + 1] + "\n"
-    if code:
-        ext = ".py" if lang == "python" else (".js", ".mjs", ".cjs", ".ts")
-        for key in ctx.env:
-            if key.startswith(FILE) and key.endswith(ext):
-                path = key[len(FILE) :]
-                stem = os.path.basename(path).rpartition(".")[0]
-                if stem and _loads(lang, code, stem):
-                    paths.append(path)
-        if lang == "python":  # `python3 -c 'import helper'`: ./helper.py on disk runs too
-            for name in imports(code):
-                paths += [name + ".py", name + "/__init__.py"]
+        if lang == "javascript" and opt in _NODE_LOADS:
+            mod = inline if eq else value
+            paths.append(mod if mod.endswith(_JS) else mod + ".js")
+        elif lang == "javascript" and a == "--test":
+            from dcg.shell import modloads
+
+            modloads.test_runner(lang, argv, ctx, out, walker)
+        elif a in ("-c", "-e", "-p", "--eval", "--print") or _joined_c(lang, a):
+            code += value + "\n"
+        elif not a.startswith("-"):
+            break
+    if code and lang == "python":  # `python3 -c 'import helper'`: ./helper.py on disk runs too
+        for name in imports(code):
+            paths += [name + ".py", name + "/__init__.py"]
     for path in dict.fromkeys(paths):
         found, text, shown = runtext.written(path, ctx, out, walker)
         if not found:
@@ -72,6 +77,18 @@ def modules(lang: str, work: Work, ctx: Ctx, out: list[Command], walker: Walker)
                             out, found)  # fmt: skip
 
 
+def _joined_c(lang: str, a: str) -> bool:
+    """``python3 -Bc CODE``: short options joined, the last one ``-c``."""
+    return (
+        lang == "python" and a[:1] == "-" and a[1:2] != "-" and a.endswith("c") and a[1:].isalpha()
+    )
+
+
+_JS = (".js", ".mjs", ".cjs", ".ts", ".mts", ".cts")
+# node options whose value is a module loaded before the program.
+_NODE_LOADS = frozenset(("-r", "--require", "--import", "--loader", "--experimental-loader"))
+
+
 def imports(code: str) -> list[str]:
     """The top-level modules ``import a, b`` / ``from a.b import c`` statements name."""
     names: list[str] = []
@@ -82,19 +99,6 @@ def imports(code: str) -> list[str]:
         elif words[:1] == ["from"] and len(words) > 1 and not words[1].startswith("."):
             names.append(words[1].split(".")[0])
     return [n for n in names if n.isidentifier()]
-
-
-def _loads(lang: str, code: str, stem: str) -> bool:
-    """Whether ``code`` imports (python) or requires (javascript) the module ``stem``."""
-    for k in range(len(code)):
-        after = code[k + len(stem) : k + len(stem) + 1]
-        if code.startswith(stem, k) and not (after.isalnum() or after == "_"):
-            before = code[:k].rstrip(" \t(\"'./")
-            if lang == "python" and before.endswith(("import", "from", ",")):
-                return True
-            if lang == "javascript" and before.endswith(("require", "import", "from")):
-                return True
-    return False
 
 
 _COPIERS = frozenset(("cp", "mv", "install", "ln"))

@@ -106,6 +106,8 @@ def run(work: Work, raw: str, ctx: Ctx, out: list[Command], walker: Walker) -> b
         return False
     lang, path, start = found
     text, shown = runtext.file_text(path, ctx, out, walker)
+    if text is None and lang == "python":  # `python3 DIR`: DIR/__main__.py runs
+        text, shown = runtext.file_text(os.path.join(path, "__main__.py"), ctx, out, walker)
     if text is None:
         return False
     lang = (scripts.shebang_lang(text) or "") if lang == "exec" else lang

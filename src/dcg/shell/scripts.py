@@ -227,8 +227,10 @@ def target(work: Work, raw: str) -> tuple[str, str, int] | None:
     if lang is not None and lang != "sh":
         i = 1
         while i < len(argv) and argv[i].startswith("-") and argv[i] not in ("-", "--"):
-            if argv[i] in ("-c", "-e", "-m", "-p", "-r", "--eval", "--print", "-E"):
-                return None  # inline code: the interpreter handler judged it
+            if argv[i] in ("-c", "-e", "-m", "-p", "-r", "--eval", "--print", "-E") or (
+                lang == "python" and argv[i][1:].isalpha() and argv[i][-1] in "cm"
+            ):  # fmt: skip
+                return None  # inline code (`-Bc` too): the interpreter handler judged it
             i += 1
         i += i < len(argv) and argv[i] == "--"
         if (i >= len(argv) or argv[i] in ("-", *STDIN_PATHS)) and _redirected(work):
