@@ -110,15 +110,22 @@ def remember_written(
     """`echo '…' > x.sh`, `cat <<EOF > x.sh`, `… | tee x.sh`, `cp a.sh x.sh`: remember
     what x.sh will hold (None: text dcg cannot know), for a later `sh x.sh` on the line."""
     argv = simple.fields
-    if not argv:
-        return
-    name = normalize(argv[0])
-    pipe = simple.pipe_in
     written: list[tuple[str, bool]] = [
         (t, op.endswith(">>"))
         for op, t in redirects
         if op in (">", ">|", "&>", ">>", "&>>", "1>", "1>|", "1>>") and t
     ]
+    if not argv or argv == ["exec"]:
+        # `{ …; } > f`, `( … ) > f`, `done > f`: what the compound prints; `exec 3> f`: what
+        # is written to the descriptor later. Neither is known here.
+        for target, _ in written if simple.grouped or argv else ():
+            _store(env, target, None)
+        for op, target in redirects if argv else ():  # `exec 3>f`: 3 and after
+            if op[:1].isdigit() and ">" in op and target:
+                _store(env, target, None)
+        return
+    name = normalize(argv[0])
+    pipe = simple.pipe_in
     if name == "tee":
         append = any(a in ("-a", "--append") for a in argv[1:])
         written += [(a, append) for a in argv[1:] if not a.startswith("-")]
@@ -137,9 +144,24 @@ def remember_written(
             a == "--symbolic" or (a[:1] == "-" and a[1:2] != "-" and "s" in a) for a in argv[1:]
         )):  # fmt: skip
             _moved(args, env)
-        if len(args) == 2:
+        if name == "install":  # -m MODE, -o OWNER, -g GROUP take a value
+            valued = ("-m", "-o", "-g", "-S", "--mode", "--owner")
+            args = [
+                a for k, a in enumerate(argv[1:], 1) if a[:1] != "-" and argv[k - 1] not in valued
+            ]
+        if len(args) == 2 and args[0] in _STDIN:  # `install /dev/stdin x.sh <<< …`
+            _store(env, args[1], _fed(simple))
+        elif len(args) == 2:
             env[FILE + args[1]] = env.get(FILE + args[0], "\x00copy:" + args[0])
         text = piped_text(simple)
+    elif name in ("dd", "sponge"):  # what is fed in: `… | dd of=x.sh`, `sponge x.sh`
+        source = next((a[3:] for a in argv[1:] if a.startswith("if=")), "")
+        text = _fed(simple) if source in ("", *_STDIN) else None
+        if name == "dd":
+            written += [(a[3:], False) for a in argv[1:] if a.startswith("of=") and a[3:]]
+        else:
+            append = "-a" in argv[1:]
+            written += [(a, append) for a in argv[1:] if a[:1] != "-"]
     elif name in ("mkfifo", "mknod"):  # a pipe: what a reader runs is whatever is written to it
         names = [a for k, a in enumerate(argv[1:], 1) if a[:1] != "-" and argv[k - 1] != "-m"]
         written += [(a, False) for a in (names[:1] if name == "mknod" else names)]
@@ -164,6 +186,15 @@ def remember_written(
 
 
 EDITORS = opaque.EDITORS
+_STDIN = ("-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0")
+
+
+def _fed(simple: Simple) -> str | None:
+    """What a command reads on stdin: a heredoc or here-string, or a pipe's known text."""
+    if simple.stdin is not None:
+        return simple.stdin
+    pipe = simple.pipe_in
+    return piped_text(pipe) if pipe is not None and pipe is not OPAQUE else None
 
 
 def _store(env: dict[str, str | None], target: str, text: str | None) -> None:
@@ -175,15 +206,22 @@ def _store(env: dict[str, str | None], target: str, text: str | None) -> None:
 def _edited(name: str, argv: list[str], stdin: str | None, env: dict[str, str | None]) -> None:
     """Record what an in-place editor does to the files it edits."""
     if name in ("npm", "pnpm"):
-        i = 1
+        i, where = 1, ""
         while i < len(argv) and argv[i].startswith("-"):
+            opt, eq, value = argv[i].partition("=")
+            if opt in ("--prefix", "-C", "--dir") and not eq and i + 1 < len(argv):
+                where, i = argv[i + 1], i + 1  # `npm --prefix DIR pkg set`: DIR's package.json
+            elif opt in ("--prefix", "-C", "--dir"):
+                where = value
             i += 1
         if argv[i : i + 2] == ["pkg", "set"]:
+            path = os.path.join(where, "package.json") if where else "package.json"
             for pair in argv[i + 2 :]:
                 key, eq, value = pair.partition("=")
                 if eq and not key.startswith("-"):
-                    old = env.get(FILE + "package.json", edits.EDIT)
-                    _store(env, "package.json", edits.record(old, f"p{key}\x1f{value}"))
+                    key = key.replace("[", ".").replace("]", "").replace('"', "").replace("'", "")
+                    old = env.get(FILE + path, env.get(FILE + os.path.normpath(path), edits.EDIT))
+                    _store(env, path, edits.record(old, f"p{key}\x1f{value}"))
         return
     if name in ("sed", "gsed"):
         found = edits.sed_args(argv)

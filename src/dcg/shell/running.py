@@ -69,7 +69,7 @@ def run(work: Work, raw: str, ctx: Ctx, out: list[Command], walker: Walker) -> b
     implicit.run(work, ctx, out, walker)
     if ctx.env.state.npm_bin or pkgloads.via_node_runner(work):
         pkgloads.npm_bin(work, ctx, out, walker)
-    if name in _PKG:
+    if name in _PKG and not _bun_file(work.argv):
         _package(work, ctx, out, walker)
         return False
     if name in ("make", "gmake"):
@@ -144,9 +144,20 @@ _BUILTINS = frozenset((
     "owner", "pack", "patch", "plugin", "policies", "publish", "rebuild", "remove", "rm",
     "set", "tag", "team", "unlink", "unplug", "up", "update", "upgrade", "version",
     "versions", "why", "workspace", "workspaces", "prune", "fetch", "store", "env", "setup",
-    "root", "server", "deploy", "doctor", "recursive", "approve-builds", "x", "constraints",
+    "root", "server", "deploy", "doctor", "recursive", "approve-builds", "constraints",
     "npm", "search", "stage", "import", "outdated", "about",
 ))  # fmt: skip
+# bun's own commands (`bun x` is bunx), beside the ones above.
+_BUN = frozenset(("x", "test", "repl", "pm", "build", "a", "c", "upgrade", "run"))
+
+
+def _bun_file(argv: list[str]) -> bool:
+    """``bun x.js``, ``bun ./tool``: bun runs the file, not a package script."""
+    sub = next((a for a in argv[1:] if not a.startswith("-")), "")
+    return argv[0] == "bun" and ("/" in sub or sub.endswith(_FILE_EXTS))
+
+
+_FILE_EXTS = (".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".jsx", ".tsx")
 _PKG_DIR = ("--prefix", "-C", "--dir", "--cwd")
 
 
@@ -185,7 +196,12 @@ def _package(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
         a for a in rest if not a.startswith("-")
     ]:
         names = list(_LIFECYCLE)
-    elif name in ("yarn", "pnpm") and sub and sub not in _BUILTINS:
+    elif (
+        name in ("yarn", "pnpm", "bun")
+        and sub
+        and sub not in _BUILTINS
+        and not (name == "bun" and sub in _BUN)
+    ):
         names = [sub]
     elif name == "npm" and (events := pkgloads.npm_events(sub, [a for a in rest if a[:1] != "-"])):
         names = events

@@ -251,9 +251,8 @@ _BASHVARS = frozenset(("declare", "typeset", "local", "read", "mapfile", "readar
     "alias", "unalias", "unset", "hash", "readonly", "trap", "shopt"))  # fmt: skip
 _RUN_VARS = frozenset(("PS0", "PS1", "PS2", "PS4", "PROMPT_COMMAND"))
 # Commands whose writes the walker remembers besides redirections (tee, copies, fetches).
-_WRITERS = frozenset(
-    ("tee", "cp", "mv", "install", "ln", "mkfifo", "mknod", *opaque.FETCHERS, *opaque.EDITORS)
-)
+_WRITERS = frozenset(("tee", "cp", "mv", "install", "ln", "mkfifo", "mknod", "dd", "sponge",
+                     *opaque.FETCHERS, *opaque.EDITORS))  # fmt: skip
 _ARITH_WORDS = frozenset(("let", "declare", "typeset", "local", "read", "mapfile", "readarray",
     "unset", "test", "[", "export", "readonly", "getopts", "wait", "printf"))  # fmt: skip
 
