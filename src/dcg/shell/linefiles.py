@@ -46,9 +46,10 @@ def modules(lang: str, work: Work, ctx: Ctx, out: list[Command], walker: Walker)
             mod = value.replace(".", "/")
             paths += [mod + ".py", mod + "/__main__.py"]
             break
-        if lang == "javascript" and opt in _NODE_LOADS:
+        if lang in ("javascript", "ruby") and opt in _NODE_LOADS:  # node -r ./x, ruby -r ./x
             mod = inline if eq else value
-            paths.append(mod if mod.endswith(_JS) else mod + ".js")
+            ext = ".js" if lang == "javascript" else ".rb"
+            paths.append(mod if mod.endswith(_JS) or mod.endswith(".rb") else mod + ext)
         elif lang == "javascript" and a == "--test":
             from dcg.shell import modloads
 
@@ -63,7 +64,7 @@ def modules(lang: str, work: Work, ctx: Ctx, out: list[Command], walker: Walker)
     for path in dict.fromkeys(paths):
         found, text, shown = runtext.written(path, ctx, out, walker)
         if not found:
-            if not path.endswith(".py") or ctx.files is None:
+            if not path.endswith(".py") or ctx.files is None:  # from disk: python modules
                 continue
             where = scripts.where(ctx.files, path, ctx.env.get(CWD))
             if where is None or not os.path.isfile(where) or scripts.installed(where):
@@ -155,8 +156,8 @@ def remember_written(
             env[FILE + args[1]] = env.get(FILE + args[0], "\x00copy:" + args[0])
         text = piped_text(simple)
     elif name in ("dd", "sponge"):  # what is fed in: `… | dd of=x.sh`, `sponge x.sh`
-        source = next((a[3:] for a in argv[1:] if a.startswith("if=")), "")
-        text = _fed(simple) if source in ("", *_STDIN) else None
+        infile = next((a[3:] for a in argv[1:] if a.startswith("if=")), "")
+        text = _fed(simple) if infile in ("", *_STDIN) else None
         if name == "dd":
             written += [(a[3:], False) for a in argv[1:] if a.startswith("of=") and a[3:]]
         else:

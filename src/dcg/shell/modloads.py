@@ -70,6 +70,15 @@ def names(lang: str, code: str, path: str) -> bool:
 def follow(lang: str, code: str, ctx: Ctx, out: list[Command], walker: Walker) -> None:
     """Judge each module written on this line that ``code`` loads (once per reading stack)."""
     judge(lang, [p for p in written_modules(lang, ctx) if names(lang, code, p)], ctx, out, walker)
+    if lang == "python" and "addsitedir" in code:  # a site directory's .pth import lines run
+        for path in [k[len(FILE) :] for k in ctx.env if k.startswith(FILE) and k.endswith(".pth")]:
+            _, text, shown = runtext.written(path, ctx, out, walker)
+            lines = [
+                ln for ln in (text or "").splitlines() if ln.startswith(("import ", "import\t"))
+            ]
+            if lines and not any(v.startswith(f"in {path} (") for v in ctx.via):
+                via = (*ctx.via, f"in {shown}", "python .pth")
+                walker.embedded(lang, "\n".join(lines), ctx.child(via), out, True)
 
 
 def judge(lang: str, paths: list[str], ctx: Ctx, out: list[Command], walker: Walker) -> None:

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dcg import oslite as os
 from dcg.shell import cases, implicit, linefiles, pkgloads, runtext, scripts
 from dcg.shell.limits import bounded
+from dcg.shell.payloads import BUILD_TOOLS
 
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
 
@@ -86,6 +87,10 @@ def run(work: Work, raw: str, ctx: Ctx, out: list[Command], walker: Walker) -> b
     if name in _COMMAND_FILES:
         _command_files(work, ctx, out, walker)
         return False
+    if name in BUILD_TOOLS:  # a build tool's file written on the line, then run
+        from dcg.shell import runfiles
+
+        runfiles.judge(name, work, ctx, out, walker)
     if name == "git" and work.hooks:
         from dcg.shell import githooks
 
@@ -97,7 +102,7 @@ def run(work: Work, raw: str, ctx: Ctx, out: list[Command], walker: Walker) -> b
     found = scripts.target(work, raw)
     if found is None or found[0] == scripts.COMPUTED:
         lang = scripts.interpreter_lang(name)
-        if lang in ("python", "javascript"):
+        if lang in ("python", "javascript", "ruby"):
             linefiles.modules(lang, work, ctx, out, walker)
         if found is not None and any(k.startswith(FILE) for k in ctx.env):
             # `echo … > x.sh && sh $(ls *.sh)`: which file runs is only known then.
