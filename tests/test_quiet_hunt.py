@@ -141,3 +141,47 @@ def test_sandbox_stopped_lines_destroy_a_source(tmp_path: Path, command: str) ->
     box = _make(tmp_path / "box")
     _bash(box, command)
     assert not all((box / rel).is_file() for rel in SOURCES), command
+
+
+# A sourced library's function whose `if` tests brace groups (nvm.sh's
+# nvm_install_latest_npm: `elif { [ … ] && [ … ]; } || { … }; then`) ends at its own `}`,
+# not at the first group's: sourcing it runs nothing, calling it runs its body.
+LIBRARY = """\
+up() {
+  if [ "$1" = x ]; then
+    echo x
+  elif \\
+    { [ "$1" = a ] && [ "$2" = b ]; } \\
+    || { [ "$1" = c ]; } \\
+  ; then
+    rm -rf src
+  fi
+  while { [ -n "$3" ]; }; do rm -rf src; done
+  until { false; } || { true; }; do :; done
+}
+"""
+LIBRARY_SILENT = ["source ./lib.sh", ". ./lib.sh && npm test", "source ./lib.sh; echo up"]
+LIBRARY_STOPPED = ["source ./lib.sh && up a b", ". ./lib.sh; up c"]
+
+
+@pytest.mark.parametrize("command", LIBRARY_SILENT)
+def test_a_function_testing_brace_groups_runs_only_when_called(project: Path, command: str) -> None:
+    (project / "lib.sh").write_text(LIBRARY)
+    level, text = _hook(command, project)
+    assert level == "none", text
+
+
+@pytest.mark.parametrize("command", LIBRARY_STOPPED)
+def test_calling_it_is_judged(project: Path, command: str) -> None:
+    (project / "lib.sh").write_text(LIBRARY)
+    level, text = _hook(command, project)
+    assert level == "deny" and "core.filesystem:rm-rf" in text, text
+
+
+@pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
+@pytest.mark.parametrize("command", LIBRARY_SILENT[::2] + LIBRARY_STOPPED[:2])
+def test_sandbox_library(tmp_path: Path, command: str) -> None:
+    box = _make(tmp_path / "box")
+    (box / "lib.sh").write_text(LIBRARY)
+    _bash(box, command.replace(" && npm test", ""))
+    assert (box / "src" / "app.py").is_file() == (command in LIBRARY_SILENT), command
