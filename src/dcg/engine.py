@@ -381,6 +381,27 @@ def _check_deadline(deadline: float) -> None:
         raise TooComplex("time budget exceeded")
 
 
+# The rules of a pack whose keywords and pattern match a command's text: a pure function
+# of the texts, kept so that a line repeating a command (10,000 × `git status`) pays for
+# the keyword and pattern tests once. Bounded; keyed by the pack object itself.
+_TEXT_MATCHES: dict[tuple[Pack, str, str], tuple[Rule, ...]] = {}
+
+
+def _by_text(pack: Pack, ctext: str, text: str) -> tuple[Rule, ...]:
+    key = (pack, ctext, text)
+    found = _TEXT_MATCHES.get(key)
+    if found is None:
+        if len(_TEXT_MATCHES) >= 4096:
+            _TEXT_MATCHES.clear()
+        found = _TEXT_MATCHES[key] = tuple(
+            rule
+            for rule in pack.rules
+            if (not rule.keywords or mentions(ctext, rule.keywords))
+            and compiled(rule.pattern).search(text)
+        )
+    return found
+
+
 def match_rule(
     pack: Pack,
     command: Command,
@@ -395,12 +416,8 @@ def match_rule(
     if it holds in either directory: the ``cd`` may have failed (``cd /tmp/x; rm -rf src``
     runs in the original one), so a move can make a decision stricter, never milder.
     """
-    for rule in pack.rules:
+    for rule in _by_text(pack, ctext, command.text):
         if quiet_rules and pack.rule_id(rule) in quiet_rules:
-            continue
-        if rule.keywords and not mentions(ctext, rule.keywords):
-            continue
-        if not compiled(rule.pattern).search(command.text):
             continue
         if rule.check is not None and not (
             rule.check(command, cwd or "")

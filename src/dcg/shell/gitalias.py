@@ -145,7 +145,14 @@ def _variable(name: str, env: dict[str, str | None], w: Work) -> str | None:
         return w.assigns[name]
     if name in env:
         return env[name]
-    return os.environ.get(name)
+    return _hook_env(name)
+
+
+def _hook_env(name: str) -> str | None:
+    """The hook's own environment variable ``name``, read once per line."""
+    if name not in _ENVIRON:
+        _ENVIRON[name] = os.environ.get(name)
+    return _ENVIRON[name]
 
 
 def _environment(w: Work, env: dict[str, str | None]) -> list[tuple[str, str | None]]:
@@ -286,9 +293,7 @@ class _Lookup:
         w, env = self.w, self.env
         if name in w.assigns or name in env:
             return True, _variable(name, env, w)
-        if name not in _ENVIRON:
-            _ENVIRON[name] = os.environ.get(name)
-        value = _ENVIRON[name]
+        value = _hook_env(name)
         return value is not None, value
 
     def every(self) -> list[tuple[str, str | None]]:
