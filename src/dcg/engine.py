@@ -385,20 +385,23 @@ def _check_deadline(deadline: float) -> None:
 # of the texts, kept so that a line repeating a command (10,000 × `git status`) pays for
 # the keyword and pattern tests once. Bounded; keyed by the pack object itself.
 _TEXT_MATCHES: dict[tuple[Pack, str, str], tuple[Rule, ...]] = {}
+_MEMO_TEXT = 2048
 
 
 def _by_text(pack: Pack, ctext: str, text: str) -> tuple[Rule, ...]:
     key = (pack, ctext, text)
     found = _TEXT_MATCHES.get(key)
     if found is None:
-        if len(_TEXT_MATCHES) >= 4096:
-            _TEXT_MATCHES.clear()
-        found = _TEXT_MATCHES[key] = tuple(
+        found = tuple(
             rule
             for rule in pack.rules
             if (not rule.keywords or mentions(ctext, rule.keywords))
             and compiled(rule.pattern).search(text)
         )
+        if len(ctext) + len(text) <= _MEMO_TEXT:  # a long process keeps no long texts
+            if len(_TEXT_MATCHES) >= 4096:
+                _TEXT_MATCHES.clear()
+            _TEXT_MATCHES[key] = found
     return found
 
 
