@@ -184,6 +184,17 @@ def set_positional(env: dict[str, str | None], args: Sequence[str | None]) -> No
         env[POSITIONAL + str(k)] = args[k - 1] if k <= len(args) else ""
 
 
+def positional_args(env: dict[str, str | None]) -> list[str] | None:
+    """ "$1" "$2" … as the line set them (``set --``), None when unknown."""
+    full = env.get(POSITIONAL)
+    if full is None:
+        return None
+    args = [env.get(POSITIONAL + str(k)) or "" for k in range(1, 10)]
+    while args and not args[-1]:
+        args.pop()
+    return args if " ".join(args) == full else full.split(" ") if full else []
+
+
 def declare(argv: list[str], dyns: list[bool], env: dict[str, str | None]) -> None:
     for a, dyn in zip(argv[1:], dyns[1:], strict=True):
         name, eq, value = a.partition("=")

@@ -174,7 +174,8 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
         else:
             words = [word]
         for braced in words:
-            fields, dyn = expand_word(braced, env, sub_text)
+            keep = bool(argv) and argv[0] in _DECLARE and braced.assign is not None  # r=$x
+            fields, dyn = expand_word(braced, env, sub_text, split=not keep)
             argv.extend(fields)
             dyns.extend([dyn] * len(fields))
     redirects: list[tuple[str, str]] = []
@@ -202,7 +203,8 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
     if argv and argv[0] in _BASHVARS:
         from dcg.shell.bashvars import builtin
 
-        builtin(simple, argv, dyns, env, stdin, elements)
+        shared = builtin(simple, argv, dyns, env, stdin, elements)
+        run_text(shared, ctx.shared((*ctx.via, argv[0])), out) if shared else None
     if env.state.runs is not None:  # code an expansion runs (dcg.shell.params)
         runs, env.state.runs = env.state.runs, None
         run_text(runs, ctx.child((*ctx.via, "expansion")), out)
@@ -219,11 +221,10 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
         return
     cmdnames.rename(argv, env, simple.assigns)  # hash -p, BASH_CMDS, a program copied or linked
     work = unwrap.Work(argv, dyns, ctx.via, stdin)
-    if simple.assigns:
-        for word in simple.assigns:
-            fields, dyn = expand_word(word, env, sub_text, split=False)
-            name, _, value = (fields[0] if fields else "").partition("=")
-            work.assigns[name.rstrip("+")] = None if dyn and not _home_only(value) else value
+    for word in simple.assigns:
+        fields, dyn = expand_word(word, env, sub_text, split=False)
+        name, _, value = (fields[0] if fields else "").partition("=")
+        work.assigns[name.rstrip("+")] = None if dyn and not _home_only(value) else value
     if argv[0] in _CHDIR and not dyns[0]:
         _chdir(argv, dyns, env, work.assigns)
     pipe = simple.pipe_in
@@ -251,9 +252,8 @@ _BASHVARS = frozenset(("declare", "typeset", "local", "read", "mapfile", "readar
     "alias", "unalias", "unset", "hash", "readonly", "trap", "shopt"))  # fmt: skip
 _RUN_VARS = frozenset(("PS0", "PS1", "PS2", "PS4", "PROMPT_COMMAND"))
 # Commands whose writes the walker remembers besides redirections (tee, copies, fetches).
-_WRITERS = frozenset(
-    ("tee", "cp", "mv", "install", "ln", "mkfifo", "mknod", *opaque.FETCHERS, *opaque.EDITORS)
-)
+_WRITERS = frozenset(("tee", "cp", "mv", "install", "ln", "mkfifo", "mknod", *opaque.FETCHERS,
+                      *opaque.EDITORS))  # fmt: skip
 _ARITH_WORDS = frozenset(("let", "declare", "typeset", "local", "read", "mapfile", "readarray",
     "unset", "test", "[", "export", "readonly", "getopts", "wait", "printf"))  # fmt: skip
 
