@@ -322,6 +322,7 @@ def evaluate(
             here = _moved(command.argv, here)
         if command.cwd and command.cwd != ctext:  # `cd .git/refs && rm x`: the place counts
             ctext = f"{ctext} {command.cwd.lower()}"
+        sure: str | None = None
         for pack_id in tried:
             if pack_id not in _EVERY_COMMAND and not mentions(ctext, KEYWORDS[pack_id]):
                 continue
@@ -329,7 +330,11 @@ def evaluate(
             if pack.safe and any(compiled(s).search(command.text) for s in pack.safe):
                 excused.append((pack_id, command))
                 continue
-            rule = match_rule(pack, command, ctext, cwd, quiet_rules, here)
+            if command.cwd_sure and sure is None:
+                sure = _sure_dir(command.cwd, cwd) or ""
+            # A cd that certainly took effect: the command runs there and nowhere else.
+            where, moved = (sure, None) if sure else (cwd, here)
+            rule = match_rule(pack, command, ctext, where, quiet_rules, moved)
             if rule is not None:
                 matches.append(Match(pack, rule, command))
         if deadline is not None:
@@ -370,6 +375,21 @@ def _moved(argv: tuple[str, ...], cwd: str | None) -> str:
     if dest == "-" or any(c in dest for c in "$`*?[~"):
         return "/"
     return posixpath.normpath(posixpath.join(cwd or "/", dest))
+
+
+def _sure_dir(where: str | None, cwd: str | None) -> str | None:
+    """The directory a command certainly runs in, from the walker's cd (``Command.cwd``)."""
+    from dcg.oslite import path as posixpath
+    from dcg.targets import home
+
+    if not where or not cwd:
+        return None
+    for token in ("${HOME}", "$HOME", "~"):
+        if where == token or where.startswith(token + "/"):
+            where = home() + where[len(token) :]
+    if "$" in where or "`" in where or "\x00" in where:
+        return None
+    return posixpath.normpath(posixpath.join(cwd, where))
 
 
 def _check_deadline(deadline: float) -> None:
