@@ -109,8 +109,31 @@ def _moved_in(root: str, paths: Sequence[str]) -> bool:
     deleted = gitinfo.git(root, ["ls-files", "--deleted", "-z"])
     if not deleted or not deleted.strip("\0"):
         return False
+    if _holds_deleted(root, paths, [d for d in deleted.split("\0") if d][:_MAX_DELETED]):
+        return True
     found = gitinfo.status(root, [posixpath.relpath(p, root) for p in paths])
     return bool(found and found[1])
+
+
+_MAX_DELETED = 200
+
+
+def _holds_deleted(root: str, paths: Sequence[str], deleted: Sequence[str]) -> bool:
+    """Output (ignored or not) holds files where tracked files gone from the work tree
+    would be after a move into it: ``mv src build`` (build/a) or ``mv src node_modules/``
+    (node_modules/src/a) in an earlier call. Two files, or one whose whole directory is
+    gone: one file moved and deleted is a single-file deletion."""
+    hits: dict[tuple[str, int], int] = {}
+    for rel in deleted:
+        parts = rel.split("/")
+        gone = len(parts) > 1 and not os.path.lexists(posixpath.join(root, parts[0]))
+        for path in paths:
+            for k in range(len(parts)):
+                if os.path.lexists(posixpath.join(path, *parts[k:])):
+                    hits[path, k] = hits.get((path, k), 0) + 1
+                    if gone or hits[path, k] >= 2:
+                        return True
+    return False
 
 
 def _existing_parent(path: str) -> str:
@@ -305,10 +328,13 @@ def find_delete_outside_temp(command: Command, cwd: str) -> bool:
         return False
     roots = temp_roots()
     paths: list[str] = []
+    follow = any(a in ("-H", "-L", "-follow") for a in command.argv)
     for word in find_roots(command.argv):
         path = resolve(word, cwd)
         if path is None:
             return True
+        if follow or word.endswith("/"):  # find starts below where a linked root leads
+            path = os.path.realpath(path)
         if not (is_temp(path) or path in roots):
             paths.append(path)
     if not paths:

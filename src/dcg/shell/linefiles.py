@@ -253,11 +253,34 @@ def _move_args(argv: list[str], target_opt: bool = True) -> list[str]:
     return [*args, dest] if dest is not None else args
 
 
+def _place(path: str, env: dict[str, str | None]) -> str:
+    """Where ``path`` is, as far as the line tells: against the directory the line moved
+    to and the payload's, ``$TMPDIR``/``$HOME``/``~`` as the hook's environment has them
+    (``mv src "$TMPDIR/x"; cd "$TMPDIR" && rm -rf x`` names one place twice)."""
+    from dcg.oslite import environ
+
+    for name in ("TMPDIR", "HOME"):
+        for token in (f"${name}", f"${{{name}}}", *(("~",) if name == "HOME" else ())):
+            value = environ.get(name, "")
+            rest = path[len(token) :]
+            if path.startswith(token) and rest[:1] in ("", "/") and name not in env and value:
+                path = value.rstrip("/") + rest
+    here, start = env.get(CWD), env.get(_START)
+    if not path.startswith("/") and here is not None and here != "\x00?":
+        path = here.rstrip("/") + "/" + path
+    if not path.startswith("/") and start:
+        path = start.rstrip("/") + "/" + path
+    return _norm(path)
+
+
+_START = "\x00base"  # the payload's cwd (dcg.shell.shellvars.START)
+
+
 def _moved(args: list[str], env: dict[str, str | None]) -> None:
     if len(args) < 2:
         return
-    dest = _norm(args[-1])
-    env[MOVED + dest] = "\x1f".join(args[:-1])
+    dest = _place(args[-1], env)
+    env[MOVED + dest] = "\x1f".join(_place(a, env) for a in args[:-1])
     env[MOVED] = "1"
 
 
@@ -279,7 +302,7 @@ def stands_for(work: Work, env: dict[str, str | None]) -> None:
                 break
             continue
         first = first or k
-        n = _norm(a)
+        n = _place(a, env)
         for dest, sources in made:
             for src in (sources or "").split("\x1f") if sources else ():
                 if n == dest or dest.startswith(n.rstrip("/") + "/") or n == "/":

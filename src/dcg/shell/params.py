@@ -261,14 +261,14 @@ def _indirect(body: str, env: Env) -> tuple[list[str], bool] | None:
 
 def _slice(vals: list[str], spec: str, env: Env) -> list[str] | None:
     off_text, _, length_text = spec.partition(":")
-    off = arith(off_text, env)
+    off = arith(off_text or "0", env)
     if off is None:
         return None
     if off < 0:
         off += len(vals)
     if not length_text and ":" not in spec:
         return vals[max(off, 0) :]
-    n = arith(length_text, env)
+    n = arith(length_text or "0", env)
     if n is None:
         return None
     return vals[max(off, 0) : (max(off, 0) + n if n >= 0 else len(vals) + n)]
@@ -303,14 +303,14 @@ def operate(v: str, rest: str, env: Env, set_name: str = "") -> str | None:
         return value
     if op1 == ":":
         off_text, sep, length_text = rest[1:].partition(":")
-        off = arith(off_text, env)
+        off = arith(off_text or "0", env)  # ${x::2}: an empty offset is 0
         if off is None:
             return None
         if off < 0:
             off = max(len(v) + off, 0)
         if not sep:
             return v[off:]
-        n = arith(length_text, env)
+        n = arith(length_text or "0", env)
         if n is None:
             return None
         return v[off : off + n] if n >= 0 else v[off : len(v) + n]
