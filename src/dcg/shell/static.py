@@ -75,4 +75,6 @@ def static_output(tokens: list[Token], env: Vars) -> str | None:
         from dcg.targets import mktemp_output
 
         return mktemp_output(args[1:])
+    if args[0] == "pwd" and all(a in ("-L", "-P") for a in args[1:]) and env.get("PWD"):
+        return str(env.get("PWD"))  # `$(pwd)/x.sh` is `$PWD/x.sh`
     return None

@@ -250,8 +250,8 @@ _BASHVARS = frozenset(("declare", "typeset", "local", "read", "mapfile", "readar
     "alias", "unalias", "unset", "hash", "readonly", "trap", "shopt"))  # fmt: skip
 _RUN_VARS = frozenset(("PS0", "PS1", "PS2", "PS4", "PROMPT_COMMAND"))
 # Commands whose writes the walker remembers besides redirections (tee, copies, fetches).
-_WRITERS = frozenset(("tee", "cp", "mv", "install", "ln", "mkfifo", "mknod", *opaque.FETCHERS,
-                      *opaque.EDITORS, "mount", "rsync", "git"))  # fmt: skip
+_WRITERS = frozenset(("tee", "cp", "mv", "install", "ln", "mkfifo", "mknod", "dd", "sponge",
+                      *opaque.FETCHERS, *opaque.EDITORS, "mount", "rsync", "git"))  # fmt: skip
 _ARITH_WORDS = frozenset(("let", "declare", "typeset", "local", "read", "mapfile", "readarray",
     "unset", "test", "[", "export", "readonly", "getopts", "wait", "printf"))  # fmt: skip
 
@@ -391,15 +391,11 @@ def _glob_command(
 
 
 def _embedded(lang: str, code: str, ctx: Ctx, out: list[Command], computed: bool = True) -> None:
-    """The commands ``code`` runs; ``computed=False`` (a program file read from disk) drops
-    code computed at run time: a program's own eval is not an agent hiding a command."""
-    try:
-        import dcg.embedded as embedded
-    except ImportError:
-        return
-    analyze = getattr(embedded, "analyze", None)
-    if analyze is None:
-        return
+    """The commands ``code`` runs (and modules written on the line it loads); ``computed=False``
+    (a file from disk) drops code computed at run time: a program's own eval hides nothing."""
+    import dcg.embedded as embedded
+
+    analyze = embedded.analyze
     try:
         found: list[tuple[str, str]] = analyze(lang, code)
     except Exception:
@@ -421,6 +417,8 @@ def _embedded(lang: str, code: str, ctx: Ctx, out: list[Command], computed: bool
         child = Ctx((*via, label), ctx.depth, ctx.env.copy(), ctx.budget, ctx.files, ctx.funcs)
         run_text(line, child, out)
         ctx.env.update((k, v) for k, v in child.env.items() if k.startswith("\x00file:"))
+    if any(k.startswith("\x00file:") for k in ctx.env):  # a module written on the line
+        __import__("dcg.shell.modloads").shell.modloads.follow(lang, code, ctx, out, WALKER)
 
 
 def _may_run_a_file(name: str, raw: str, ctx: Ctx) -> bool:
