@@ -317,11 +317,19 @@ def evaluate(
     texts = [c.text.lower() for c in commands]
     joined = "\n".join(texts)
     tried = [p for p in pack_ids if p in _EVERY_COMMAND or mentions(joined, KEYWORDS[p])]
+    # Where the last cd went, when the walker's reading of it (Command.cwd) agrees with this
+    # one: a command the walker marks cwd_sure runs there (`cd /tmp && rm -rf x`). A cd
+    # the walker did not follow (`eval 'cd -'`, `builtin cd -`) disagrees and clears it.
+    sure_at: str | None = None
     for command, ctext in zip(commands, texts, strict=True):
         if command.argv[:1] in (("cd",), ("pushd",), ("popd",)) and not _in_subshell(command):
             here = _moved(command.argv, here)
+            sure_at = here if _sure_dir(command.cwd, cwd) == here else None
         if command.cwd and command.cwd != ctext:  # `cd .git/refs && rm x`: the place counts
             ctext = f"{ctext} {command.cwd.lower()}"
+        sure = sure_at if command.cwd_sure and _sure_dir(command.cwd, cwd) == sure_at else None
+        # Checks that read Command.cwd themselves (self-protection) get it as the cwd.
+        probe = _placed(command) if sure else command
         for pack_id in tried:
             if pack_id not in _EVERY_COMMAND and not mentions(ctext, KEYWORDS[pack_id]):
                 continue
@@ -329,7 +337,9 @@ def evaluate(
             if pack.safe and any(compiled(s).search(command.text) for s in pack.safe):
                 excused.append((pack_id, command))
                 continue
-            rule = match_rule(pack, command, ctext, cwd, quiet_rules, here)
+            # A cd that certainly took effect: the command runs there and nowhere else.
+            where, moved = (sure, None) if sure else (cwd, here)
+            rule = match_rule(pack, probe, ctext, where, quiet_rules, moved)
             if rule is not None:
                 matches.append(Match(pack, rule, command))
         if deadline is not None:
@@ -356,6 +366,7 @@ def _moved(argv: tuple[str, ...], cwd: str | None) -> str:
     A destination dcg cannot know (``cd -``, ``popd``, ``cd "$X"``) becomes ``/``, so
     that relative targets after it are judged as the worst case, never as project output.
     """
+    from dcg.oslite import environ
     from dcg.oslite import path as posixpath
     from dcg.targets import home
 
@@ -367,9 +378,37 @@ def _moved(argv: tuple[str, ...], cwd: str | None) -> str:
     dest = args[0]
     if dest.startswith("~/"):
         dest = home() + dest[1:]
+    for token in ("$TMPDIR", "${TMPDIR}"):  # the agent's, as the walker reads it
+        tmp = environ.get("TMPDIR", "")
+        if dest.startswith(token) and dest[len(token) : len(token) + 1] in ("", "/") and tmp:
+            dest = tmp.rstrip("/") + dest[len(token) :]
     if dest == "-" or any(c in dest for c in "$`*?[~"):
         return "/"
     return posixpath.normpath(posixpath.join(cwd or "/", dest))
+
+
+def _placed(command: Command) -> Command:
+    """``command`` with its cd applied: run in the directory the rule checks are given."""
+    from dcg.shell.command import Command as Made
+
+    c = command
+    return Made(c.argv, words=c.words, data=c.data, redirects=c.redirects, stdin=c.stdin,
+                   via=c.via, dynamic=c.dynamic, raw=c.raw)  # fmt: skip
+
+
+def _sure_dir(where: str | None, cwd: str | None) -> str | None:
+    """The directory a command certainly runs in, from the walker's cd (``Command.cwd``)."""
+    from dcg.oslite import path as posixpath
+    from dcg.targets import home
+
+    if not where or not cwd:
+        return None
+    for token in ("${HOME}", "$HOME", "~"):
+        if where == token or where.startswith(token + "/"):
+            where = home() + where[len(token) :]
+    if "$" in where or "`" in where or "\x00" in where:
+        return None
+    return posixpath.normpath(posixpath.join(cwd, where))
 
 
 def _check_deadline(deadline: float) -> None:

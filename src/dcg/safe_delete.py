@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dcg import gitinfo, regenerable
 from dcg import oslite as os
+from dcg.movedwork import moved_in
 from dcg.oslite import path as posixpath
 from dcg.shell.command import Command
 from dcg.targets import (
@@ -97,20 +98,9 @@ def all_safe(paths: Sequence[str], cwd: str) -> bool:
     # Build output or ignored paths that hold tracked files are not only output.
     for root, group in regen.items():
         in_tree = [p for p in group if _inside(p, root) and gitinfo.work_tree(root) == root]
-        if in_tree and (gitinfo.tracked_under(root, in_tree) or _moved_in(root, in_tree)):
+        if in_tree and (gitinfo.tracked_under(root, in_tree) or moved_in(root, in_tree)):
             return False
     return True
-
-
-def _moved_in(root: str, paths: Sequence[str]) -> bool:
-    """Tracked files are missing from the work tree while build output that git does not
-    ignore holds untracked files: ``mv src build`` (an earlier call), then ``rm -rf build``.
-    Asked only when the work tree has deletions; no answer leaves the output judged by name."""
-    deleted = gitinfo.git(root, ["ls-files", "--deleted", "-z"])
-    if not deleted or not deleted.strip("\0"):
-        return False
-    found = gitinfo.status(root, [posixpath.relpath(p, root) for p in paths])
-    return bool(found and found[1])
 
 
 def _existing_parent(path: str) -> str:
@@ -336,10 +326,13 @@ def find_delete_outside_temp(command: Command, cwd: str) -> bool:
         return False
     roots = temp_roots()
     paths: list[str] = []
+    follow = any(a in ("-H", "-L", "-follow") for a in command.argv)
     for word in find_roots(command.argv):
         path = resolve(word, cwd)
         if path is None:
             return True
+        if follow or word.endswith("/"):  # find starts below where a linked root leads
+            path = os.path.realpath(path)
         if not (is_temp(path) or path in roots):
             paths.append(path)
     if not paths:

@@ -227,7 +227,8 @@ def resolve(word: str, cwd: str) -> str | None:
     w = w.replace(HOME_TOKEN, h)
     # A trailing glob at a directory deletes that directory's content: judge the directory.
     while w.endswith("*") or w.endswith("/*") or w.endswith("/.*"):
-        w = w.rstrip("*").rstrip(".").rstrip("/") or "/"
+        # `*` alone is the cwd's content; `/*` the root's
+        w = w.rstrip("*").rstrip(".").rstrip("/") or ("/" if w.startswith("/") else ".")
     if not w.startswith("/"):
         w = posixpath.join(cwd or os.getcwd(), w)
     return posixpath.normpath(w).replace("//", "/")

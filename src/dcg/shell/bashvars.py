@@ -50,9 +50,14 @@ def assign(word: Word, value: str, dyn: bool, env: Env, expand: Expander) -> Non
     append = word.parts[0][1].startswith(name + "+=") if word.parts else False
     base, _, sub = name.partition("[")
     base = target(env, base)
+    if env.get(NAMEREF + base) == "" and not sub and word.array is None:
+        env[NAMEREF + base] = UNKNOWN if dyn else value  # `declare -n r; r=x`: r names x
+        return
     if "[" in base:  # a nameref to an element
         base, _, sub = base.partition("[")
         sub = sub + "]" if sub and not sub.endswith("]") else sub
+    if base == "BASH_ALIASES":  # its elements are aliases (see aliased)
+        env.state.aliases = True
     if word.array is not None:
         set_array(base, word.array, append, env, expand)
         return
@@ -131,19 +136,27 @@ def set_array(name: str, elems: list[Word], append: bool, env: Env, expand: Expa
 
 def declare(
     argv: list[str], words: list[Word], dyns: list[bool], env: Env, expand: Expander
-) -> None:
-    """declare/typeset/local -n (namerefs) and -a/-A with ``NAME=( … )``."""
+) -> str | None:
+    """declare/typeset/local -n (namerefs) and -a/-A with ``NAME=( … )``; the text
+    ``NAME=( … )`` bash evaluates for a quoted ``declare -a NAME='( … )'`` is returned."""
     flags = "".join(a[1:] for a in argv[1:] if a.startswith("-"))
     for w in words[1:]:
         if w.array is not None and w.assign:
             set_array(w.assign, w.array, False, env, expand)
+    compound = None
+    if "a" in flags or "A" in flags:  # the value is a compound assignment, expanded again
+        literal = {w.assign for w in words[1:] if w.array is not None}
+        texts = [a for a in argv[1:] if _compound(a) and a.partition("=")[0] not in literal]
+        compound = "\n".join(texts) or None
     if "n" not in flags:
-        return
+        return compound
     for a, dyn in zip(argv[1:], dyns[1:], strict=False):
         if a.startswith("-"):
             continue
         name, eq, ref = a.partition("=")
-        if not eq:
+        if not eq:  # `declare -n r`: its first assignment names its target
+            env.setdefault(NAMEREF + name, "") if name.isidentifier() else None
+            env.state.namerefs = True
             continue
         if dyn:
             env[name] = None
@@ -154,6 +167,12 @@ def declare(
         env.pop(name, None)
         if "[" in ref:
             code_in(ref[ref.index("[") :], env)
+    return compound
+
+
+def _compound(arg: str) -> bool:
+    name, eq, value = arg.partition("=")
+    return bool(eq) and name.isidentifier() and value[:1] == "(" and value[-1:] == ")"
 
 
 def _values(argv: list[str], takes_value: frozenset[str]) -> tuple[dict[str, str], list[str]]:
@@ -320,6 +339,9 @@ def aliased(word: Word, env: Env) -> tuple[str, str] | None:
     if name is None:
         return None
     value = env.get(ALIAS + name)
+    if value is None and env.get(ARRAY + "BASH_ALIASES") is not None:
+        value = dict(get_array(env, "BASH_ALIASES") or []).get(name)
+        value = "$(…)" if value == UNKNOWN else value  # an unknown alias: a computed word
     if value is None or ("\x00inalias:" + name) in env:
         return None
     return name, value
@@ -338,13 +360,15 @@ def builtin(
     env: Env,
     stdin: str | None,
     expand: Expander,
-) -> None:
-    """What a declaring builtin does to the walker's variable table."""
+) -> str | None:
+    """What a declaring builtin does to the walker's variable table; the text it has
+    the shell evaluate, if any (``declare -a a='(…)'``)."""
     name = argv[0]
-    if name in ("declare", "typeset", "local"):
-        declare(argv, simple.words, dyns, env, expand)
-        if any(a[:1] == "-" and "r" in a for a in argv[1:]):
+    if name in ("declare", "typeset", "local", "readonly"):
+        compound = declare(argv, simple.words, dyns, env, expand)
+        if name == "readonly" or any(a[:1] == "-" and "r" in a for a in argv[1:]):
             pin("readonly", argv, env)
+        return compound
     elif name in ("read", "mapfile", "readarray"):
         ifs = [w.literal() for w in simple.assigns if w.assign == "IFS"]
         if ifs:  # IFS=: read …: for this read only
@@ -363,7 +387,7 @@ def builtin(
         printf_v(argv, dyns, env)
     elif name == "unset":
         unset(argv, env)
-    elif name in ("readonly", "trap"):
+    elif name == "trap":
         pin(name, argv, env)
     elif name == "shopt":
         if "-s" in argv and "nocasematch" in argv:
@@ -374,6 +398,7 @@ def builtin(
         hash_p(argv, env)
     else:
         alias(argv, env)
+    return None
 
 
 def unset(argv: list[str], env: Env) -> None:
@@ -431,6 +456,7 @@ def pin(name: str, argv: list[str], env: Env) -> None:
     that :func:`dcg.shell.shellvars.apply_pins` puts back before every command."""
     pins = dict(line.partition("=")[::2] for line in (env.get(PINS) or "").split("\n") if line)
     if name == "trap":
+        argv = argv[:1] + argv[2:] if argv[1:2] == ["--"] else argv
         if len(argv) < 3 or argv[1] in ("-p", "-l", "-P", "--", "-"):
             return
         for word in argv[1].replace(";", " ").replace("&", " ").split():

@@ -26,7 +26,9 @@ class Command(Frozen):
     True when the command word or an argument came from an expansion that could not
     be resolved statically. ``cwd`` is the directory that ``cd``/``pushd`` earlier on the
     line moved to (as written, relative to the payload cwd when not absolute), None when
-    there was none, ``"\\x00?"`` when it cannot be known. ``raw`` is the command word as
+    there was none, ``"\\x00?"`` when it cannot be known; ``cwd_sure`` says the cd that
+    made it certainly took effect before this command (it runs only if the cd succeeded,
+    or the directory existed; see :mod:`dcg.shell.flow`). ``raw`` is the command word as
     written before it was normalised (``/tmp/x`` for ``x``), "" when not known.
 
     ``text`` is what rule patterns are matched against: ``" ".join(words)`` followed
@@ -34,8 +36,8 @@ class Command(Frozen):
     when the command is fed a heredoc or here-string.
     """
 
-    __slots__ = ("argv", "cwd", "data", "dynamic", "raw", "redirects", "stdin", "text", "via",
-                 "words")  # fmt: skip
+    __slots__ = ("argv", "cwd", "cwd_sure", "data", "dynamic", "raw", "redirects", "stdin",
+                 "text", "via", "words")  # fmt: skip
 
     argv: tuple[str, ...]
     words: tuple[str, ...]
@@ -45,6 +47,7 @@ class Command(Frozen):
     via: tuple[str, ...]
     dynamic: bool
     cwd: str | None
+    cwd_sure: bool
     raw: str
     text: str
 
@@ -60,6 +63,7 @@ class Command(Frozen):
         dynamic: bool = False,
         cwd: str | None = None,
         raw: str = "",
+        cwd_sure: bool = False,
     ) -> None:
         if words is None:
             words = argv
@@ -71,6 +75,7 @@ class Command(Frozen):
         self._set("via", via)
         self._set("dynamic", dynamic)
         self._set("cwd", cwd)
+        self._set("cwd_sure", cwd_sure and cwd is not None)
         self._set("raw", raw)
         text = " ".join(words)
         for op, target in redirects:

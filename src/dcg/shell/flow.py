@@ -101,10 +101,11 @@ _LOCALS = frozenset(("local", "declare", "typeset"))
 
 
 class _Runner:
-    __slots__ = ("calls", "constructs", "env", "locals", "open")
+    __slots__ = ("calls", "constructs", "env", "last_flow", "locals", "open")
 
     def __init__(self, env: Vars) -> None:
         self.env = env
+        self.last_flow: list[Frame] = []  # the frames of the command before
         self.open: list[tuple[Frame, Vars, bool]] = []
         self.constructs: dict[int, _Construct] = {}
         # What calling a function defined on the line does: variables, facts, fact tables.
@@ -154,10 +155,20 @@ class _Runner:
             else:
                 _restore(env, c.snapshot)
             self.open.append((frame, c.snapshot, _dead(frame, last)))
+            if frame.label in ("&&", "then") and last[:1] in (["cd"], ["pushd"]):
+                self._cd_held()
         else:
             self.open.append((frame, env.copy(), False))
             if frame.label == "coproc":
                 env.state.stdin = True  # dcg.shell.opaque.unseen_stdin
+
+    def _cd_held(self) -> None:
+        """``cd D && …``: the branch runs only if the cd (in this shell, not a subshell that
+        has ended) succeeded, so its commands certainly run in D."""
+        still = {id(f) for f, _, _ in self.open}
+        here = self.env.get(_CWD)
+        if all(id(f) in still for f in self.last_flow) and here not in (None, _UNKNOWN_CWD):
+            self.env.state.cwd_sure = here
 
     def _close(self, frame: Frame, snapshot: Vars, dead: bool) -> None:
         env = self.env
@@ -216,5 +227,5 @@ def run(
         before = env.copy() if local else None
         walk(simple)
         runner.after(simple, before)
-        last = simple.fields
+        last, runner.last_flow = simple.fields, simple.flow
     runner.step([], last)

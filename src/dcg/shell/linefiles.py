@@ -139,12 +139,15 @@ def remember_written(
         for k, a in enumerate(argv[:-1]):
             if a in ("-o", "-O", "--output", "--output-document"):
                 written.append((argv[k + 1], False))
+    elif name in _MOVERS and _moves(name, argv):
+        _moved(_move_args(argv[2:] if name == "git" else argv[1:], name == "git"), env)
+        text = None
     elif name in _COPIERS:
         args = [a for a in argv[1:] if not a.startswith("-")]
         if name == "mv" or (name == "ln" and any(
             a == "--symbolic" or (a[:1] == "-" and a[1:2] != "-" and "s" in a) for a in argv[1:]
         )):  # fmt: skip
-            _moved(args, env)
+            _moved(_move_args(argv[1:]), env)
         if name == "install":  # -m MODE, -o OWNER, -g GROUP take a value
             valued = ("-m", "-o", "-g", "-S", "--mode", "--owner")
             args = [
@@ -251,11 +254,76 @@ def _norm(path: str) -> str:
     return os.path.normpath(path.rstrip("/") or "/")
 
 
+# Besides mv and ln -s: what leaves a path holding another's content.
+_MOVERS = frozenset(("git", "mount", "rsync"))
+
+
+def _moves(name: str, argv: list[str]) -> bool:
+    """`git mv`, `mount --bind` (`-B`, `--rbind`, `-o bind`), `rsync --remove-source-files`."""
+    if name == "git":
+        return argv[1:2] == ["mv"]
+    if name == "mount":
+        return any(a in ("--bind", "--rbind", "-B", "-R") or "bind" in a.split(",")
+                   for a in argv[1:])  # fmt: skip
+    return any(a.startswith("--remove-source") for a in argv[1:])
+
+
+_VALUED = frozenset(("-o", "--suffix", "-e", "--rsh", "--exclude", "--include", "--filter",
+                     "--target-directory"))  # fmt: skip
+
+
+def _move_args(argv: list[str], target_opt: bool = True) -> list[str]:
+    """The operands of a move, the destination last: ``-t DIR``, ``-vtDIR`` or
+    ``--target-directory`` (of mv, cp, ln, git mv) name it before the sources."""
+    args: list[str] = []
+    dest = None
+    k, ends = 0, False
+    while k < len(argv):
+        a = argv[k]
+        if ends or a[:1] != "-" or a == "-":
+            args.append(a)
+        elif a == "--":
+            ends = True
+        elif a.startswith("--target-directory="):
+            dest = a.partition("=")[2]
+        elif a == "--target-directory" or (target_opt and a[1:2] != "-" and "t" in a):
+            value = a.partition("t")[2] if a[1:2] != "-" else ""
+            dest = value or (argv[k + 1] if k + 1 < len(argv) else None)
+            k += not value
+        elif a in _VALUED:
+            k += 1
+        k += 1
+    return [*args, dest] if dest is not None else args
+
+
+def _place(path: str, env: dict[str, str | None]) -> str:
+    """Where ``path`` is, as far as the line tells: against the directory the line moved
+    to and the payload's, ``$TMPDIR``/``$HOME``/``~`` as the hook's environment has them
+    (``mv src "$TMPDIR/x"; cd "$TMPDIR" && rm -rf x`` names one place twice)."""
+    from dcg.oslite import environ
+
+    for name in ("TMPDIR", "HOME"):
+        for token in (f"${name}", f"${{{name}}}", *(("~",) if name == "HOME" else ())):
+            value = environ.get(name, "")
+            rest = path[len(token) :]
+            if path.startswith(token) and rest[:1] in ("", "/") and name not in env and value:
+                path = value.rstrip("/") + rest
+    here, start = env.get(CWD), env.get(_START)
+    if not path.startswith("/") and here is not None and here != "\x00?":
+        path = here.rstrip("/") + "/" + path
+    if not path.startswith("/") and start:
+        path = start.rstrip("/") + "/" + path
+    return _norm(path)
+
+
+_START = "\x00base"  # the payload's cwd (dcg.shell.shellvars.START)
+
+
 def _moved(args: list[str], env: dict[str, str | None]) -> None:
     if len(args) < 2:
         return
-    dest = _norm(args[-1])
-    env[MOVED + dest] = "\x1f".join(args[:-1])
+    dest = _place(args[-1], env)
+    env[MOVED + dest] = "\x1f".join(_place(a, env) for a in args[:-1])
     env[MOVED] = "1"
 
 
@@ -277,7 +345,7 @@ def stands_for(work: Work, env: dict[str, str | None]) -> None:
                 break
             continue
         first = first or k
-        n = _norm(a)
+        n = _place(a, env)
         for dest, sources in made:
             for src in (sources or "").split("\x1f") if sources else ():
                 if n == dest or dest.startswith(n.rstrip("/") + "/") or n == "/":

@@ -21,6 +21,7 @@ cannot know holds :data:`UNKNOWN`. Namerefs are ``NAMEREF + name`` → target.
 from __future__ import annotations
 
 from dcg.shell import patterns
+from dcg.shell.shellvars import positional_args
 
 ARRAY = "\x00arr:"
 NAMEREF = "\x00nref:"
@@ -108,6 +109,12 @@ def expand(raw: str, env: Env) -> tuple[list[str], bool] | None:
     if got is None:
         return None
     vals, many, rest = got
+    if body[0] in "@*" and rest[:1] == ":" and rest[1:2] not in ("-", "=", "?", "+"):
+        # ${@:1:2}: offset 0 is $0 (unknown here), 1 is $1
+        sliced = _slice([UNKNOWN, *vals], rest[1:], env)
+        if sliced is None or UNKNOWN in sliced:
+            return None
+        return (sliced, True) if body[0] == "@" else ([_ifs_first(env).join(sliced)], False)
     if rest and rest[0] == ":" and rest[1:2] not in ("-", "=", "?", "+") and many:
         entries = get_array(env, target(env, _leading_name(body)))
         if entries and [k for k, _ in entries] != [str(i) for i in range(len(entries))]:
@@ -157,7 +164,7 @@ def _param(body: str, env: Env) -> tuple[list[str], bool, str] | None:
         return None
     name, sub, rest = split
     if name[0] not in _NAME0:
-        return None
+        return _positional(name, sub, rest, env)
     name = target(env, name)
     if "[" in name:  # a nameref to an element: `declare -n r='a[2]'`
         code_in(name, env)
@@ -187,8 +194,21 @@ def _param(body: str, env: Env) -> tuple[list[str], bool, str] | None:
             return [env.get(name) or ""], False, rest
         value = dict(entries).get(key, "")
         return None if value == UNKNOWN else ([value], False, rest)
-    scalar = env.get(name)
+    scalar = env.get(name, " \t\n" if name == "IFS" else None)  # an unset IFS: the default
     return None if scalar is None else ([scalar], False, rest)
+
+
+def _positional(name: str, sub: str, rest: str, env: Env) -> tuple[list[str], bool, str] | None:
+    """``${@…}``, ``${*…}``, ``${1…}`` after ``set --`` on the line."""
+    args = positional_args(env)
+    if args is None or sub:
+        return None
+    if name in ("@", "*"):
+        return args, True, rest
+    if not name.isdigit() or name == "0":
+        return None
+    k = int(name)
+    return [args[k - 1] if k <= len(args) else ""], False, rest
 
 
 def _ordered(entries: list[tuple[str, str]]) -> list[tuple[str, str]]:
@@ -241,14 +261,14 @@ def _indirect(body: str, env: Env) -> tuple[list[str], bool] | None:
 
 def _slice(vals: list[str], spec: str, env: Env) -> list[str] | None:
     off_text, _, length_text = spec.partition(":")
-    off = arith(off_text, env)
+    off = arith(off_text or "0", env)
     if off is None:
         return None
     if off < 0:
         off += len(vals)
     if not length_text and ":" not in spec:
         return vals[max(off, 0) :]
-    n = arith(length_text, env)
+    n = arith(length_text or "0", env)
     if n is None:
         return None
     return vals[max(off, 0) : (max(off, 0) + n if n >= 0 else len(vals) + n)]
@@ -283,14 +303,14 @@ def operate(v: str, rest: str, env: Env, set_name: str = "") -> str | None:
         return value
     if op1 == ":":
         off_text, sep, length_text = rest[1:].partition(":")
-        off = arith(off_text, env)
+        off = arith(off_text or "0", env)  # ${x::2}: an empty offset is 0
         if off is None:
             return None
         if off < 0:
             off = max(len(v) + off, 0)
         if not sep:
             return v[off:]
-        n = arith(length_text, env)
+        n = arith(length_text or "0", env)
         if n is None:
             return None
         return v[off : off + n] if n >= 0 else v[off : len(v) + n]
@@ -355,6 +375,14 @@ def _pieces(text: str, env: Env) -> list[tuple[bool, str | None]]:
             i += 2
         elif c == "`" or text.startswith("$(", i):
             return [(False, None)]
+        elif text.startswith("$'", i) and not dq:  # ANSI-C quoting: ${x:-$'\x72m'}
+            j = i + 2
+            while j < n and text[j] != "'":
+                j += 2 if text[j] == "\\" else 1
+            out.append((True, patterns.escapes(text[i + 2 : j])))
+            i = j + 1
+        elif text.startswith('$"', i) and not dq:  # locale translation: the text itself
+            i += 1
         elif c == "$" and i + 1 < n and (text[i + 1] in _NAME0 or text[i + 1] == "{"):
             if text[i + 1] == "{":
                 j = _close_brace(text, i + 1)
@@ -446,6 +474,8 @@ def arith(text: str, env: Env) -> int | None:
             if t[i : i + 2] == "${":
                 j += 1 if t[j : j + 1] == "}" else 0
             value = env.get(target(env, name)) if name in env else None
+            if value is not None and "[" in value:
+                code_in(value, env)  # evaluated as an expression: a[$(…)] runs
             if value is None or not value.strip().lstrip("-").isdigit():
                 return None
             tokens.append(value.strip())

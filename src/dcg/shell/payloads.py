@@ -113,9 +113,10 @@ def _eval(w: Work) -> None:
 
 
 def _trap(w: Work) -> None:
-    if len(w.argv) > 2 and w.argv[1] not in ("-p", "-l", "-P", "--", "-"):
-        w.data[1] = "trap action (parsed)"
-        w.payloads.append(("sh", "trap", w.argv[1], []))
+    k = 2 if w.argv[1:2] == ["--"] else 1  # `trap -- ACTION SIGNAL…`
+    if len(w.argv) > k + 1 and w.argv[k] not in ("-p", "-l", "-P", "--", "-"):
+        w.data[k] = "trap action (parsed)"
+        w.payloads.append(("sh", "trap", w.argv[k], []))
 
 
 def _rest(w: Work, start: int, kind: str, label: str) -> None:

@@ -9,6 +9,9 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
 
+    from dcg.shell.command import Command
+    from dcg.shell.state import Vars
+
 # The directory `cd`/`pushd` moved to earlier on the line, kept in the variable table
 # (dcg.selfguard resolves it against the payload cwd); UNKNOWN when it cannot be known.
 CWD = "\x00cwd"
@@ -38,13 +41,18 @@ def home_only(word: str) -> bool:
 def chdir(
     argv: list[str],
     dyns: list[bool],
-    env: dict[str, str | None],
+    env: Vars,
     assigns: dict[str, str | None] | None = None,
+    before: Sequence[Command] = (),
 ) -> None:
+    """Where ``cd``/``pushd``/``popd`` moves the line (``before``: the commands that ran
+    earlier on the line, for :func:`_sure`)."""
     args = [(a, d) for a, d in zip(argv[1:], dyns[1:], strict=True) if not a.startswith("-")]
     old = env.get(CWD)
     if args and args[0][1] and home_only(args[0][0]):
         args[0] = (args[0][0], False)
+    elif args and args[0][1] and "TMPDIR" not in env:  # the agent's own, as bash has it
+        args[0] = _tmpdir(args[0])
     if argv[0] == "popd" or any(a == "-" for a in argv[1:]) or (args and args[0][1]):
         env[CWD] = UNKNOWN
         _pwd(env)
@@ -58,6 +66,38 @@ def chdir(
     else:
         env[CWD] = old.rstrip("/") + "/" + target
     _pwd(env)
+    if _sure(env, before):
+        env.state.cwd_sure = env[CWD]
+
+
+# Commands before a cd that cannot make its directory go away (`mkdir -p d; cd d; …`).
+_STEADY = frozenset(("cd", "pushd", "mktemp", "mkdir", "echo", "printf", "pwd", "true", ":",
+                     "export", "ls", "set"))  # fmt: skip
+
+
+def _sure(env: Vars, before: Sequence[Command]) -> bool:
+    """A cd on its own (``cd D; rm -rf x``) certainly succeeds when D is a directory now and
+    nothing earlier on the line could have removed it: the later commands run in D."""
+    if any(c.argv[:1] and c.argv[0] not in _STEADY for c in before):
+        return False
+    where, start = env.get("PWD"), env.get(START)
+    from dcg.oslite import path
+
+    return bool(where and start and path.isdir(where) and (env.get(CWD) or "")[:1] != "~")
+
+
+def _tmpdir(arg: tuple[str, bool]) -> tuple[str, bool]:
+    """``cd "$TMPDIR"``/``cd "$TMPDIR/x"``: the agent's temp directory, which the hook's
+    environment holds (an empty or unset one leaves the cd unknown)."""
+    word = arg[0]
+    for name in ("$TMPDIR", "${TMPDIR}"):
+        rest = word[len(name) :]
+        if word.startswith(name) and rest[:1] in ("", "/") and "$" not in rest and "`" not in rest:
+            from dcg.oslite import environ
+
+            tmp = environ.get("TMPDIR", "")
+            return (tmp.rstrip("/") + rest, False) if tmp.startswith("/") else arg
+    return arg
 
 
 START = "\x00base"  # the payload's cwd (dcg.shell.gitalias.BASE)
@@ -182,6 +222,17 @@ def set_positional(env: dict[str, str | None], args: Sequence[str | None]) -> No
     env[POSITIONAL] = None if None in args else " ".join(a for a in args if a is not None)
     for k in range(1, 10):
         env[POSITIONAL + str(k)] = args[k - 1] if k <= len(args) else ""
+
+
+def positional_args(env: dict[str, str | None]) -> list[str] | None:
+    """ "$1" "$2" … as the line set them (``set --``), None when unknown."""
+    full = env.get(POSITIONAL)
+    if full is None:
+        return None
+    args = [env.get(POSITIONAL + str(k)) or "" for k in range(1, 10)]
+    while args and not args[-1]:
+        args.pop()
+    return args if " ".join(args) == full else full.split(" ") if full else []
 
 
 def declare(argv: list[str], dyns: list[bool], env: dict[str, str | None]) -> None:

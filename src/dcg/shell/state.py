@@ -17,6 +17,7 @@ class WalkerState:
     __slots__ = (
         "aliases",
         "bash_env_judged",
+        "cwd_sure",
         "git_settings",
         "hashes",
         "in_function",
@@ -47,6 +48,9 @@ class WalkerState:
         # Why a variable's value is unknown: the output of a command, input read.
         self.origins: dict[str, str | None] = {}
         self.runs: str | None = None  # code an expansion runs, for the walker to judge
+        # The directory (the table's cwd entry) a cd certainly reached: the commands run
+        # only if it did (`cd D && …`), or D existed and nothing before could change that.
+        self.cwd_sure: str | None = None
 
     def load(self, other: WalkerState) -> None:
         """Take ``other``'s facts (restore a snapshot)."""

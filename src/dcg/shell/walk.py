@@ -21,9 +21,7 @@ from dcg.shell.limits import MAX_DEPTH, MAX_SIZE, Budget, TooComplex
 from dcg.shell.parser import OPAQUE, split
 from dcg.shell.shellvars import CHDIR as _CHDIR
 from dcg.shell.shellvars import CWD as _CWD
-from dcg.shell.shellvars import chdir as _chdir
 from dcg.shell.shellvars import declare as _declare
-from dcg.shell.shellvars import home_only as _home_only
 from dcg.shell.state import Vars
 from dcg.shell.static import piped_text, static_output
 from dcg.shell.toolruns import TOOL_ENV
@@ -154,14 +152,14 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
         if not simple.words and vars_wanted:
             from dcg.shell.bashvars import assign
 
-            assign(word, value, dyn and not _home_only(value), env, elements)
+            assign(word, value, dyn and not shellvars.home_only(value), env, elements)
         elif not simple.words:
             if fields and fields[0].startswith(name + "+="):
                 old = env.get(name)
                 env[name] = None if dyn or old is None else old + value
             else:
                 # `h=$HOME` stays `$HOME`: dcg.targets knows what the home directory is.
-                env[name] = None if dyn and not _home_only(value) else value
+                env[name] = None if dyn and not shellvars.home_only(value) else value
     argv: list[str] = []
     dyns: list[bool] = []
     for word in simple.words:
@@ -174,7 +172,8 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
         else:
             words = [word]
         for braced in words:
-            fields, dyn = expand_word(braced, env, sub_text)
+            keep = bool(argv) and argv[0] in _DECLARE and braced.assign is not None  # r=$x
+            fields, dyn = expand_word(braced, env, sub_text, split=not keep)
             argv.extend(fields)
             dyns.extend([dyn] * len(fields))
     redirects: list[tuple[str, str]] = []
@@ -202,7 +201,8 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
     if argv and argv[0] in _BASHVARS:
         from dcg.shell.bashvars import builtin
 
-        builtin(simple, argv, dyns, env, stdin, elements)
+        shared = builtin(simple, argv, dyns, env, stdin, elements)
+        run_text(shared, ctx.shared((*ctx.via, argv[0])), out) if shared else None
     if env.state.runs is not None:  # code an expansion runs (dcg.shell.params)
         runs, env.state.runs = env.state.runs, None
         run_text(runs, ctx.child((*ctx.via, "expansion")), out)
@@ -219,13 +219,12 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
         return
     cmdnames.rename(argv, env, simple.assigns)  # hash -p, BASH_CMDS, a program copied or linked
     work = unwrap.Work(argv, dyns, ctx.via, stdin)
-    if simple.assigns:
-        for word in simple.assigns:
-            fields, dyn = expand_word(word, env, sub_text, split=False)
-            name, _, value = (fields[0] if fields else "").partition("=")
-            work.assigns[name.rstrip("+")] = None if dyn and not _home_only(value) else value
+    for word in simple.assigns:
+        fields, dyn = expand_word(word, env, sub_text, split=False)
+        name, _, value = (fields[0] if fields else "").partition("=")
+        work.assigns[name.rstrip("+")] = None if dyn and not shellvars.home_only(value) else value
     if argv[0] in _CHDIR and not dyns[0]:
-        _chdir(argv, dyns, env, work.assigns)
+        shellvars.chdir(argv, dyns, env, work.assigns, out)
     pipe = simple.pipe_in
     if pipe is not None:
         work.piped = True
@@ -252,7 +251,7 @@ _BASHVARS = frozenset(("declare", "typeset", "local", "read", "mapfile", "readar
 _RUN_VARS = frozenset(("PS0", "PS1", "PS2", "PS4", "PROMPT_COMMAND"))
 # Commands whose writes the walker remembers besides redirections (tee, copies, fetches).
 _WRITERS = frozenset(("tee", "cp", "mv", "install", "ln", "mkfifo", "mknod", "dd", "sponge",
-                     *opaque.FETCHERS, *opaque.EDITORS))  # fmt: skip
+                      *opaque.FETCHERS, *opaque.EDITORS, "mount", "rsync", "git"))  # fmt: skip
 _ARITH_WORDS = frozenset(("let", "declare", "typeset", "local", "read", "mapfile", "readarray",
     "unset", "test", "[", "export", "readonly", "getopts", "wait", "printf"))  # fmt: skip
 
@@ -339,6 +338,7 @@ def _command(
             via=work.via,
             dynamic=dynamic,
             cwd=shellvars.command_cwd(work.assigns, ctx.env),
+            cwd_sure=ctx.env.state.cwd_sure == ctx.env.get(_CWD) and _CWD not in work.assigns,
             raw=raw,
         )
     )
@@ -351,8 +351,7 @@ def _command(
     if work.opaque is not None and not (seen and work.feed_files):
         ctx.budget.command()
         out.append(opaque.command(work.opaque, work.via))
-    if not work.dyns[0] and not data:
-        _unknown_wrapper(work, redirects, ctx, out)
+    _unknown_wrapper(work, redirects, ctx, out)
     for kind, label, text, args in work.payloads:
         child = ctx.child((*work.via, label))
         if work.positional is not None and kind == "sh":
@@ -483,9 +482,10 @@ def _unknown_wrapper(
     A tail whose arguments are harmless matches no rule, so only a destructive tail
     stops the line; the tail never starts at an option value of a known command.
     """
-    argv = work.argv
-    name = argv[0]
-    if name in _NOT_WRAPPERS or payloads.handler(name) is not None or len(argv) < 3:
+    argv, name = work.argv, work.argv[0]
+    if work.dyns[0] or work.data or name in _NOT_WRAPPERS or len(argv) < 3:
+        return
+    if payloads.handler(name) is not None:
         return
     for k in range(1, min(len(argv) - 1, UNKNOWN_WRAPPER_REACH + 1)):
         head = unwrap.normalize(argv[k])
