@@ -137,25 +137,59 @@ def _update_ref(
     w: Work, env: dict[str, str | None], here: str | None, opts: list[str], ops: list[str]
 ) -> None:
     if "--stdin" in opts:
-        if w.infile is None or w.stdin is not None or here is None or "-d" in w.argv:
-            return  # piped and here-strings: dcg.shell.toolruns reads them
+        fed = w.stdin if w.stdin is not None else w.fed
+        if fed is not None:  # a here-string, a heredoc, echo or printf piped in
+            _add(w, *stdin_updates(fed, here, "--no-deref" in opts))
+            return
+        if w.infile is None or here is None or w.piped:
+            return  # piped from what dcg cannot read: dcg.shell.toolruns makes it opaque
         known, text = _text(w.infile, env, here)
         if not known:
             w.opaque = w.opaque or f"git update-ref --stdin reads {w.infile}, unknown here"
-        elif any(
-            line.split()[:1] == ["delete"] or " 0000000000" in line
-            for line in (text or "").replace("\x00", "\n").split("\n")
-        ):
-            _add(w, "-d")
+        else:
+            _add(w, *stdin_updates(text or "", here, "--no-deref" in opts))
         return
     if "-d" in opts or len(ops) < 2:
         return
-    if ops[1] in ZERO:
-        _add(w, "-d")  # the null id as the new value deletes the ref
-    elif here is not None and ops[0].startswith("refs/heads/"):
-        name = ops[0][len("refs/heads/") :]
-        if branch_exists(here, name):
-            _add(w, f"--overwrites-branch={name}")
+    _add(w, *_ref_update(ops[0], ops[1], here, "--no-deref" in opts))
+
+
+def _ref_update(ref: str, new: str, here: str | None, no_deref: bool) -> tuple[str, ...]:
+    """The words saying what setting ``ref`` to ``new`` destroys: ``-d`` when it deletes
+    the ref (the null id) or drops a tag object, ``--overwrites-branch=NAME`` when it moves
+    an existing branch (``HEAD`` moves the branch it names)."""
+    if new in ZERO or (new[:10] == "0" * 10 and set(new) == {"0"}):
+        return ("-d",)
+    if here is None:
+        return ()
+    if ref == "HEAD" and not no_deref:
+        ref = "refs/heads/" + current_branch(here) if current_branch(here) else ref
+    if ref.startswith("refs/heads/") and branch_exists(here, ref[len("refs/heads/") :]):
+        return (f"--overwrites-branch={ref[len('refs/heads/') :]}",)
+    if ref.startswith("refs/tags/") and branch_exists(here, ref[len("refs/tags/") :], "tags"):
+        return ("-d",)  # the old tag object (tags keep no reflog) is dropped
+    return ()
+
+
+def stdin_updates(text: str, here: str | None, no_deref: bool = False) -> tuple[str, ...]:
+    """What the instructions ``git update-ref --stdin`` reads destroy (lines, or ``-z``
+    fields): ``delete REF``, and ``update REF NEW [OLD]`` of an existing branch or tag or
+    to the null id. A value dcg could not know counts as another commit."""
+    words: list[str] = []
+    for line in text.replace("\x00", "\n").split("\n"):
+        parts = line.split()
+        if not parts:
+            continue
+        if parts[0] == "delete" or (parts[0] == "update" and len(parts) > 1 and parts[-1] in ZERO):
+            return ("-d",)
+        if parts[0] == "update" and len(parts) > 1:
+            new = (
+                parts[2] if len(parts) > 2 else "\x00unknown"
+            )  # -z: the value is on a line of its own
+            for word in _ref_update(parts[1], new, here, no_deref):
+                if word not in words:
+                    words.append(word)
+    return tuple(words)
 
 
 def _maintenance(w: Work, settings: list[tuple[str, str | None]]) -> None:

@@ -92,10 +92,12 @@ GIT_RUNS: dict[tuple[str, str], str] = {
 
 # Settings that make a git command do what a flag says, for the rules that look for the
 # flag: (subcommand, key pattern, test of the value) -> the words git behaves as if given.
-# A test "truthy" is a true boolean, "plus" a refspec that forces, "now" an expiry of now.
+# A test "truthy" is a true boolean, "plus" a refspec that forces, "colon" one that
+# deletes, "now" an expiry of now.
 GIT_SETTING_FLAGS: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
     ("push", "remote.*.mirror", "truthy", ("--mirror",)),
     ("push", "remote.*.push", "plus", ("+refs/heads/*",)),
+    ("push", "remote.*.push", "colon", (":refs/heads/*",)),
     ("push", "push.default", "mirror", ("--mirror",)),
     ("gc", "gc.pruneexpire", "now", ("--prune=now",)),
     ("gc", "gc.reflogexpire", "now", ("--prune=now",)),
@@ -235,6 +237,8 @@ def _value_says(test: str, value: str | None) -> bool:
         return v in _TRUE
     if test == "plus":
         return v.startswith("+")
+    if test == "colon":  # a refspec with no source deletes its destination
+        return v.startswith(":") and len(v) > 1
     if test == "now":
         return v in _NOW or v.startswith("now")
     return v == test
@@ -259,13 +263,10 @@ def _implied(w: Work, settings: list[tuple[str, str | None]], env: dict[str, str
                 break
     fed = w.stdin if w.stdin is not None else w.fed
     if sub == "update-ref" and "--stdin" in w.argv:
-        # `delete REF` lines, or an update to the null id, delete refs (the stash, tips).
+        # What the instructions destroy: dcg.shell.gitforms.stdin_updates.
         if fed is None and w.piped:
             w.opaque = w.opaque or "git update-ref --stdin reads ref updates dcg cannot see"
-        elif fed is not None and any(
-            line.split()[:1] == ["delete"] or " 0000000000" in line for line in fed.split("\n")
-        ):
-            _add(w, ("-d",))
+
     elif sub == "apply" and any(a == "--reverse" or (a[:2] != "--" and a[:1] == "-" and "R" in a)
                                 for a in w.argv[2:]):  # fmt: skip
         # `git diff | git apply -R`: the work tree's own changes, reversed, are discarded.
