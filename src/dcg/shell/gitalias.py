@@ -375,6 +375,10 @@ def resolve(w: Work, env: Vars) -> None:
         from dcg.shell import gitforms
 
         gitforms.mark(w, env, start, settings)
+    if w.argv[1:2] == ["apply"]:
+        from dcg.shell import gitstream
+
+        gitstream.apply(w, env, start)
 
 
 def _external(w: Work, sub: str, env: dict[str, str | None]) -> None:
@@ -413,10 +417,10 @@ FILE = "\x00file:"  # dcg.shell.runtext.FILE
 
 
 def patch(w: Work, env: dict[str, str | None]) -> None:
-    """``patch -R`` of the work tree's own diff (:func:`dcg.shell.gitforms.patch`)."""
-    from dcg.shell import gitforms
+    """``patch -R`` of the work tree's own diff (:func:`dcg.shell.gitstream.patch`)."""
+    from dcg.shell import gitstream
 
-    gitforms.patch(w, env, _start(_Git(), env))
+    gitstream.patch(w, env, _start(_Git(), env))
 
 
 def _quote(word: str) -> str:

@@ -20,7 +20,6 @@ if TYPE_CHECKING:
     from dcg.shell.unwrap import Work
 
 FILE = "\x00file:"  # dcg.shell.runtext.FILE
-WORKTREE_DIFF = "\x00worktree-diff"  # dcg.shell.toolruns.WORKTREE_DIFF
 ZERO = frozenset(("0" * 40, "0" * 64))
 _NOW = ("now", "all", "0", "never")
 # Options whose value is the next word, by subcommand.
@@ -91,13 +90,6 @@ def mark(
             _add(w, "--force")
     elif sub == "update-ref":
         _update_ref(w, env, here, opts, ops)
-    elif sub == "apply" and here is not None and "--worktree-diff" not in argv:
-        files = ops or ([w.infile] if w.infile else []) or w.feed_files
-        if any(o == "--reverse" or _short(o, "R") for o in opts) and any(
-            env.get(FILE + f) == WORKTREE_DIFF or reverses_worktree(_patch(f, env, here), here)
-            for f in files
-        ):
-            _add(w, "--worktree-diff")
     elif sub == "maintenance" and ops[:1] == ["run"]:
         _maintenance(w, settings)
     # git tag -f NAME over an existing tag: the old tag object is dropped.
@@ -295,61 +287,3 @@ def reverses_worktree(patch: str, here: str) -> bool:
     git_dir = dirs[-1]
     top = os.path.dirname(git_dir) if os.path.basename(git_dir) == ".git" else here
     return gitpatch.loses_work(patch, top, git_dir)
-
-
-def patch(w: Work, env: dict[str, str | None], here: str | None) -> None:
-    """``git diff | patch -R``, ``patch -R < p.diff``, ``patch -R -i p.diff``: a reversed
-    patch of the uncommitted changes puts the files back: marked ``--worktree-diff``."""
-    argv = w.argv
-    reverse = False
-    source: str | None = None
-    ops: list[str] = []
-    k = 1
-    while k < len(argv):
-        a = argv[k]
-        if a in ("-R", "--reverse"):
-            reverse = True
-        elif a in ("-i", "--input") and k + 1 < len(argv):
-            source = argv[k + 1]
-            k += 1
-        elif a.startswith("--input="):
-            source = a.partition("=")[2]
-        elif a.startswith("-") and a[1:2] != "-" and len(a) > 1:
-            head = a[1:]
-            for j, c in enumerate(head):
-                if c == "R":
-                    reverse = True
-                if c in "pdioDFrBYVzg":  # takes a value: the rest of the word
-                    if c == "i":
-                        source = head[j + 1 :] or (argv[k + 1] if k + 1 < len(argv) else None)
-                        k += 0 if head[j + 1 :] else 1
-                    elif not head[j + 1 :]:
-                        k += 1
-                    break
-        elif not a.startswith("-"):
-            ops.append(a)
-        k += 1
-    if not reverse or "--dry-run" in argv:
-        return
-    if source is None and len(ops) >= 2:
-        source = ops[1]
-    if source is None and w.infile is not None:
-        source = w.infile
-    if source is None and w.feed_files:  # cat p.diff | patch -R
-        source = w.feed_files[0]
-    diff = False
-    if source is not None and here is not None:
-        diff = env.get(FILE + source) == WORKTREE_DIFF or reverses_worktree(
-            _patch(source, env, here), here
-        )
-    elif source is None and w.piped:
-        from dcg.shell import toolruns
-
-        fed_by = toolruns._unwrapped(w.feeder_argv)
-        k = 1
-        while k < len(fed_by) and fed_by[k].startswith("-"):  # git's own options
-            k += 2 if fed_by[k] in ("-c", "-C", "--git-dir", "--work-tree") else 1
-        diff = bool(fed_by) and fed_by[0].rpartition("/")[2] == "git"
-        diff = diff and toolruns._worktree_diff(fed_by[k:])
-    if diff:
-        _add(w, "--worktree-diff")

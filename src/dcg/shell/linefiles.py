@@ -115,13 +115,20 @@ def remember_written(
         for op, t in redirects
         if op in (">", ">|", "&>", ">>", "&>>", "1>", "1>|", "1>>") and t
     ]
-    if name == "tee":
-        append = any(a in ("-a", "--append") for a in argv[1:])
-        written += [(a, append) for a in argv[1:] if not a.startswith("-")]
+    if name in ("tee", "sponge") or (name == "dd" and any(a[:3] == "of=" for a in argv)):
+        append = any(a in ("-a", "--append", "oflag=append") for a in argv[1:])
+        if name == "dd":
+            written += [(a[3:], append) for a in argv[1:] if a[:3] == "of="]
+        else:
+            written += [(a, append) for a in argv[1:] if not a.startswith("-")]
         source = pipe if pipe is not None and pipe is not OPAQUE else None
         feeder = normalize(source.fields[0]) if source and source.fields else ""
         text = scripts.FETCHED if feeder in opaque.FETCHERS else (
             piped_text(source) if source is not None else None)  # fmt: skip
+        if text is None and source is not None:  # `git diff | tee p`: a patch of the work
+            from dcg.shell import gitstream
+
+            text = gitstream.marker(origin(source))
     elif name in opaque.FETCHERS:
         text = scripts.FETCHED
         for k, a in enumerate(argv[:-1]):
@@ -140,10 +147,11 @@ def remember_written(
         names = [a for k, a in enumerate(argv[1:], 1) if a[:1] != "-" and argv[k - 1] != "-m"]
         written += [(a, False) for a in (names[:1] if name == "mknod" else names)]
         text = None
-    elif name == "git" and argv[1:2] in (["diff"], ["stash"]):
-        from dcg.shell import toolruns
+    elif name == "git":
+        from dcg.shell import gitstream
 
-        text = toolruns.WORKTREE_DIFF if toolruns._worktree_diff(argv[1:]) else None
+        text = gitstream.marker(argv)
+        written += [(a, False) for a in gitstream.output_files(argv)]
     else:
         text = piped_text(simple)
         if name in EDITORS:
@@ -246,3 +254,21 @@ def stands_for(work: Work, env: dict[str, str | None]) -> None:
         work.argv = [*argv[:at], *extra, *argv[at:]]
         work.dyns = [*work.dyns[:at], *([False] * len(extra)), *work.dyns[at:]]
         work.data = {(j + len(extra) if j >= at else j): why for j, why in work.data.items()}
+
+
+def origin(pipe: Simple) -> list[str]:
+    """The words of the command whose output reaches the end of the pipe stage ``pipe``
+    unchanged (``git diff | tee p | cat``: ``git diff``); [] when a compound sends it."""
+    from dcg.shell import gitstream
+
+    for _ in range(16):
+        if pipe is OPAQUE:
+            return []
+        if pipe.group is not None:  # `{ git diff; } | …`: what the group prints
+            from dcg.shell.gitstream import sense
+
+            return next((list(s.fields) for s in pipe.group if sense(s.fields)), [])
+        if not gitstream.through(pipe.fields) or pipe.pipe_in is None:
+            return list(pipe.fields)
+        pipe = pipe.pipe_in
+    return []

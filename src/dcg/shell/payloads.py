@@ -12,8 +12,9 @@ from dcg.shell.unwrap import normalize, skip_options
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Mapping
 
+    from dcg.shell.state import Vars
     from dcg.shell.unwrap import Work
 
 SHELLS = frozenset(("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish", "busybox"))
@@ -436,3 +437,17 @@ RUNS_FILES = frozenset((*SHELLS, "source", ".", "node", "nodejs", "bun", "ruby",
                         "corepack", "tsx", "ts-node", "jest", "vitest", "mocha", "eslint",
                         "tsc", "next", "vite", "webpack", "prettier", "gdb", "vim", "vi",
                         "nvim", "ex"))  # fmt: skip
+
+
+def may_run_a_file(name: str, raw: str, env: Vars, funcs: Mapping[str, object]) -> bool:
+    """Cheap test before :mod:`dcg.shell.running` is imported: may ``name`` read a file
+    (a script, a package script, a function the line defined) and run what it holds?"""
+    return (
+        name in RUNS_FILES
+        or name.startswith(("python", "pip"))
+        or env.state.npm_bin  # a package script's words
+        or "\x00file:node_modules/.bin/" + name in env  # `pnpm exec NAME`, `bunx NAME`
+        or ("/" in raw and not raw.endswith("/"))
+        or name in funcs
+        or "BASH_ENV" in env  # every bash started from here on reads it: dcg.shell.startup
+    )

@@ -267,17 +267,6 @@ def _implied(w: Work, settings: list[tuple[str, str | None]], env: dict[str, str
         if fed is None and w.piped:
             w.opaque = w.opaque or "git update-ref --stdin reads ref updates dcg cannot see"
 
-    elif sub == "apply" and any(a == "--reverse" or (a[:2] != "--" and a[:1] == "-" and "R" in a)
-                                for a in w.argv[2:]):  # fmt: skip
-        # `git diff | git apply -R`: the work tree's own changes, reversed, are discarded.
-        files = [a for a in w.argv[2:] if not a.startswith("-")]
-        fed_by = _unwrapped(w.feeder_argv) if w.piped and not files else []
-        k = 1
-        while k < len(fed_by) and fed_by[k].startswith("-"):  # git's own options
-            k += 2 if fed_by[k] in ("-c", "-C", "--git-dir", "--work-tree") else 1
-        diff = bool(fed_by) and normalize(fed_by[0]) == "git" and _worktree_diff(fed_by[k:])
-        if diff or any(env.get(FILE + f) == WORKTREE_DIFF for f in files):
-            _add(w, ("--worktree-diff",))
     elif (
         sub == "clean"
         and (fed is not None or w.piped)
@@ -300,24 +289,6 @@ def _unwrapped(argv: list[str]) -> list[str]:
             break
         argv = argv[start:]
     return argv
-
-
-WORKTREE_DIFF = "\x00worktree-diff"  # a file written by `git diff > p` (dcg.shell.linefiles)
-
-
-def _worktree_diff(args: list[str]) -> bool:
-    """``git diff [HEAD]`` or ``git stash show -p``: a patch of uncommitted work."""
-    if args[:2] == ["stash", "show"]:
-        return True
-    if args[:1] != ["diff"]:
-        return False
-    revs = [a for a in args[1:] if not a.startswith("-")]
-    return (
-        "--cached" not in args
-        and "--staged" not in args
-        and len(revs) <= 1
-        and not any(".." in r for r in revs)
-    )
 
 
 def _hooks(w: Work, env: dict[str, str | None], settings: list[tuple[str, str | None]]) -> None:
