@@ -98,6 +98,7 @@ def _loads(lang: str, code: str, stem: str) -> bool:
 
 
 _COPIERS = frozenset(("cp", "mv", "install", "ln"))
+_STDIN = frozenset(("/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"))
 
 
 def remember_written(
@@ -135,14 +136,23 @@ def remember_written(
             if a in ("-o", "-O", "--output", "--output-document"):
                 written.append((argv[k + 1], False))
     elif name in _COPIERS:
-        args = [a for a in argv[1:] if not a.startswith("-")]
-        if name == "mv" or (name == "ln" and any(
+        valued = ("-m", "-o", "-g", "--mode", "--owner", "--group") if name == "install" else ()
+        args = [a for k, a in enumerate(argv[1:], 1) if a[:1] != "-" and argv[k - 1] not in valued]
+        symbolic = name == "ln" and any(
             a == "--symbolic" or (a[:1] == "-" and a[1:2] != "-" and "s" in a) for a in argv[1:]
-        )):  # fmt: skip
+        )
+        if name == "mv" or symbolic:
             _moved(args, env)
-        if len(args) == 2:
-            env[FILE + args[1]] = env.get(FILE + args[0], "\x00copy:" + args[0])
         text = piped_text(simple)
+        if len(args) == 2 and args[0] in _STDIN:  # `cp /dev/stdin f <<< TEXT`, `… | install`
+            pipe = simple.pipe_in
+            fed = piped_text(pipe) if pipe is not None and pipe is not OPAQUE else None
+            _store(env, args[1], simple.stdin if simple.stdin is not None else fed)
+        elif len(args) == 2:
+            src = args[0]
+            if symbolic and src[:1] not in ("/", "~"):  # a link's target: from its directory
+                src = os.path.normpath(os.path.join(os.path.dirname(args[1]), src))
+            env[FILE + args[1]] = env.get(FILE + src, "\x00copy:" + src)
     elif name in ("mkfifo", "mknod"):  # a pipe: what a reader runs is whatever is written to it
         names = [a for k, a in enumerate(argv[1:], 1) if a[:1] != "-" and argv[k - 1] != "-m"]
         written += [(a, False) for a in (names[:1] if name == "mknod" else names)]

@@ -21,7 +21,8 @@ if TYPE_CHECKING:
 
 # Git configuration keys whose value git runs as shell text ("*" is one subsection).
 # "sh": always; "sh-or-bool": a boolean means a built-in (core.fsmonitor=true, pager.x=no);
-# "bang": only a value starting with "!" is shell text (credential.helper).
+# "bang": only a value starting with "!" is shell text (credential.helper); "ext": only a
+# URL ``ext::CMD ARGS`` (git-remote-ext runs CMD; ``% `` is a space in a word).
 GIT_KEYS: dict[str, str] = {
     "core.fsmonitor": "sh-or-bool",
     "core.editor": "sh",
@@ -55,6 +56,9 @@ GIT_KEYS: dict[str, str] = {
     "web.browser": "sh",
     "browser.*.cmd": "sh",
     "man.*.cmd": "sh",
+    "hook.*.command": "sh",
+    "remote.*.url": "ext",
+    "remote.*.pushurl": "ext",
 }
 
 # Variables git runs as shell text, from the command's assignments or the line's exports.
@@ -111,8 +115,6 @@ GIT_SAME_AS = {"send-pack": "push"}
 _NOW = frozenset(("now", "all", "0", "0.seconds", "never"))
 _TRUE = frozenset(("true", "yes", "on", "1", ""))
 
-# The hooks git runs from .git/hooks (or core.hooksPath).
-_HOOKS_DIRS = (".git/hooks/",)
 
 _FALSE_TRUE = frozenset(("true", "false", "yes", "no", "on", "off", "1", "0", ""))
 
@@ -150,7 +152,32 @@ def _shell_text(kind: str, value: str) -> str | None:
         return None
     if kind == "bang":
         return text[1:] if text.startswith("!") else None
+    if kind == "ext":
+        return ext_command(text)
     return text or None
+
+
+def ext_command(url: str) -> str | None:
+    """The command line the transport ``ext::CMD ARG…`` runs (None: not such a URL)."""
+    if not url.startswith("ext::"):
+        return None
+    words, word, k, body = [], "", 0, url[5:]
+    while k < len(body):
+        c = body[k]
+        if c == "%" and k + 1 < len(body):
+            word += {" ": " ", "%": "%", "s": "upload-pack", "S": "git-upload-pack"}.get(
+                body[k + 1], ""
+            )
+            k += 2
+            continue
+        if c == " ":
+            words += [word] if word else []
+            word = ""
+        else:
+            word += c
+        k += 1
+    words += [word] if word else []
+    return " ".join("'" + w.replace("'", "'\\''") + "'" for w in words) or None
 
 
 def _queue(w: Work, label: str, value: str | None, kind: str = "sh") -> None:
@@ -191,6 +218,8 @@ def git(w: Work, env: dict[str, str | None], settings: list[tuple[str, str | Non
         seen.add(key)
         kind = _kind(key)
         if kind is not None:
+            if value is None and kind == "ext":
+                continue  # a remote's URL computed at run time: git fetches, runs nothing
             if value is None:
                 _queue(w, f"git config {key}", None)
             else:
@@ -204,6 +233,9 @@ def git(w: Work, env: dict[str, str | None], settings: list[tuple[str, str | Non
     flags = GIT_OPTIONS.get(sub, ())
     for k in range(2, len(argv)):
         a = argv[k]
+        if a.startswith("ext::"):  # git fetch 'ext::sh -c …': the transport runs it
+            w.data[k] = f"command run by git {sub} through the ext:: transport (parsed)"
+            _queue(w, f"git {sub} ext::", a, "ext")
         if a == "--":
             break
         for flag in flags:
@@ -226,7 +258,6 @@ def git(w: Work, env: dict[str, str | None], settings: list[tuple[str, str | Non
                 w.payloads.append(("argv", f"git {sub} {argv[2]}", "", rest))
             else:
                 w.payloads.append(("sh", f"git {sub} {argv[2]}", " ".join(rest), []))
-    _hooks(w, env, settings)
 
 
 def _value_says(test: str, value: str | None) -> bool:
@@ -291,33 +322,7 @@ def _unwrapped(argv: list[str]) -> list[str]:
     return argv
 
 
-def _hooks(w: Work, env: dict[str, str | None], settings: list[tuple[str, str | None]]) -> None:
-    """A hook file written earlier on the line runs when git reaches it: judge its text."""
-    dirs = list(_HOOKS_DIRS)
-    for key, value in settings:
-        if key == "core.hookspath" and value:
-            dirs.append(value.rstrip("/") + "/")
-    for key, text in env.items():
-        if not key.startswith(FILE):
-            continue
-        path = key[len(FILE) :]
-        rel = path[2:] if path.startswith("./") else path
-        if any(rel.startswith(d) or ("/" + d) in rel for d in dirs):
-            if text is not None and text.startswith(EDIT):
-                from dcg.shell import edits
-
-                # Edited on the line: what was added is judged (the hook's old text ran
-                # before); an edit dcg cannot apply leaves the text unknown.
-                text = edits.apply("", text[len(EDIT) :].split("\x1e"))
-            if text is None:
-                if w.opaque is None:
-                    w.opaque = f"git runs the hook {path}, written earlier with unknown text"
-            elif not text.startswith("\x00"):
-                w.payloads.append(("sh", f"git hook {path} (written on this line)", text, []))
-
-
 FILE = "\x00file:"  # dcg.shell.running's key for a file written earlier on the line
-EDIT = "\x00edit:"  # dcg.shell.edits.EDIT: that file's text on disk, edited
 
 
 # ---- Detached runners: tmux, screen, crontab, docker run ----

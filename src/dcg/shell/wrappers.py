@@ -150,6 +150,14 @@ def _stdin(w: Work) -> None:
     """A wrapper that runs the shell text it reads (``at``, ``batch``): queue that text."""
     text = w.stdin if w.stdin is not None else w.fed
     name = normalize(w.argv[0])
+    argv = w.argv
+    for k in range(1, len(argv)):  # `at -f job.sh now`: the file is the shell text
+        a = argv[k]
+        if a == "--":
+            break
+        if a[:2] == "-f" and (a[2:] or k + 1 < len(argv)):
+            w.payloads.append(("argv", f"{name} -f", "", ["sh", a[2:] or argv[k + 1]]))
+            return
     if text is not None:
         w.payloads.append(("sh", f"stdin of {name}", text, []))
     elif w.piped:
