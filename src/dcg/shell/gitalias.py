@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dcg import oslite as os
 from dcg.shell import gitargs
+from dcg.shell.gitargs import split
 from dcg.shell.limits import cache
 
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
@@ -199,37 +200,6 @@ def _parameters(text: str) -> list[tuple[str, str | None]]:
         key, eq, value = word.partition("=")
         out.append((_key(key), value if eq else "true"))
     return out
-
-
-def split(value: str) -> list[str]:
-    """An alias value split into words as git's ``split_cmdline`` does (quotes, backslash)."""
-    words: list[str] = []
-    buf: list[str] = []
-    quote = ""
-    started = False
-    i = 0
-    while i < len(value):
-        c = value[i]
-        i += 1
-        if c == "\\" and quote != "'" and i < len(value):
-            buf.append(value[i])
-            i += 1
-            started = True
-        elif quote and c == quote:
-            quote = ""
-        elif not quote and c in "'\"":
-            quote = c
-            started = True
-        elif not quote and c in " \t\n":
-            if started:
-                words.append("".join(buf))
-            buf, started = [], False
-        else:
-            buf.append(c)
-            started = True
-    if started:
-        words.append("".join(buf))
-    return words
 
 
 def _start(git: _Git, env: dict[str, str | None]) -> str | None:

@@ -57,7 +57,8 @@ def sense(argv: list[str] | tuple[str, ...]) -> int:
         revs = [a for a in args[1 : args.index("--")] if not a.startswith("-")]
     if any(o in ("--cached", "--staged", "--no-index") for o in opts):
         return 0
-    if len(revs) > 1 or any(".." in r for r in revs):
+    ranges = [r for r in revs if ".." in r and r != ".." and not r.startswith(("../", "/"))]
+    if len(revs) > 1 or ranges:
         return 0
     return -1 if "-R" in opts else 1
 
@@ -158,11 +159,26 @@ def _apply_reverse(argv: list[str]) -> bool:
     return False
 
 
+def _written(path: str, env: dict[str, str | None]) -> str | None:
+    """What the line wrote to ``path`` (however spelled: ``p``, ``./p``, ``$PWD/p``),
+    following copies (``cp a b``, ``cat a > b``, ``ln -s a b``)."""
+    from dcg.shell.gitsources import absolute
+
+    for _ in range(8):
+        key = FILE + path
+        if key not in env:
+            full = absolute(env, path)
+            key = next((k for k in env if k.startswith(FILE) and absolute(env, k[6:]) == full), key)
+        value = env.get(key)
+        if value is None or not value.startswith("\x00copy:"):
+            return value
+        path = value[len("\x00copy:") :]
+    return None
+
+
 def _file_sense(path: str, env: dict[str, str | None], here: str, reverse: bool) -> bool:
     """Whether applying the file ``path`` (``reverse``: in reverse) undoes uncommitted work."""
-    value = env.get(FILE + path)
-    if value is None and not path.startswith("/"):
-        value = env.get(FILE + os.path.normpath(os.path.join(here, path)))
+    value = _written(path, env)
     if value in (FORWARD, REVERSED):
         return (value == FORWARD) == reverse
     from dcg.shell import gitforms
@@ -195,6 +211,9 @@ def undoes_work(
         return here is not None and any(_file_sense(f, env, here, reverse) for f in files)
     if w.source and sense(w.source):
         return sense(w.source) == want
+    if w.source[:1] == ["cat"] and here is not None:  # cat p | sh -c 'git apply -R'
+        names = [a for a in w.source[1:] if not a.startswith("-")]
+        return any(_file_sense(f, env, here, reverse) for f in names)
     if w.infile is not None and w.infile != "/dev/null" and here is not None:
         return _file_sense(w.infile, env, here, reverse)
     if w.feed_files and here is not None:  # cat p.diff | git apply -R

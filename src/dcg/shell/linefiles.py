@@ -162,6 +162,9 @@ def remember_written(
 
         text = gitstream.marker(argv)
         written += [(a, False) for a in gitstream.output_files(argv)]
+    elif name == "cat" and len([a for a in argv[1:] if a[:1] != "-"]) == 1:
+        src = next(a for a in argv[1:] if a[:1] != "-")  # `cat a > b`: b holds what a holds
+        text = env.get(FILE + src, "\x00copy:" + src)
     else:
         text = piped_text(simple)
         if name in EDITORS:

@@ -18,6 +18,7 @@ TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
 if TYPE_CHECKING:
     from dcg.shell.parser import Simple
     from dcg.shell.state import Vars
+    from dcg.shell.words import Word
 
 _IN = frozenset(("<", "0<", "<>", "0<>", "<&", "0<&"))
 
@@ -62,3 +63,16 @@ def stdin_of(
         if op in ("<", "0<", "<>", "0<>"):
             work.infile = path
     work.piped = work.piped or opaque.unseen_stdin(redirects, via, env)
+
+
+def written_into(simple: Simple, word: Word) -> tuple[tuple[str, ...], None] | None:
+    """What a ``>(…)`` in ``word`` of ``simple`` reads: the command's own output when it is
+    a redirection's target (``git diff > >(…)``), tee's input when it is tee's operand."""
+    words = tuple(w.plain() or w.source() for w in simple.words)
+    if word not in simple.words:
+        return words, None
+    if words[:1] == ("tee",) and simple.pipe_in is not None and simple.pipe_in is not OPAQUE:
+        from dcg.shell.linefiles import origin
+
+        return tuple(origin(simple.pipe_in)), None
+    return None

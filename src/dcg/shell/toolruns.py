@@ -10,6 +10,7 @@ Everything here is data in the tables below; :func:`git` and the ``HANDLERS`` ar
 
 from __future__ import annotations
 
+from dcg.shell.detached import crontab, screen, tmux
 from dcg.shell.unwrap import normalize, skip_options
 
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
@@ -323,122 +324,6 @@ def _unwrapped(argv: list[str]) -> list[str]:
 
 
 FILE = "\x00file:"  # dcg.shell.running's key for a file written earlier on the line
-
-
-# ---- Detached runners: tmux, screen, crontab, docker run ----
-
-_TMUX_RUN = frozenset(("new-session", "new", "new-window", "neww", "split-window", "splitw",
-                       "respawn-pane", "respawnp", "respawn-window", "respawnw", "run-shell",
-                       "run", "display-popup", "popup", "if-shell", "if"))  # fmt: skip
-_TMUX_VALUES = "cefFnstxyl"
-_TMUX_KEYS = frozenset(("enter", "c-m", "kpenter", "c-j"))
-
-
-def tmux(w: Work) -> None:
-    """``tmux new -d CMD``, ``tmux send-keys 'CMD' Enter``, ``tmux run-shell CMD``, chained
-    with ``\\;``: the command runs in a pane the hook never sees."""
-    argv = w.argv
-    i = skip_options(argv, 1, "LSfTc")
-    while i < len(argv):
-        end = next((k for k in range(i, len(argv)) if argv[k] in (";", "\\;")), len(argv))
-        part = argv[i:end]
-        if part:
-            sub = part[0]
-            if sub in _TMUX_RUN:
-                j = skip_options(part, 1, _TMUX_VALUES if sub not in ("run-shell", "run") else "dt")
-                rest = part[j:]
-                for k in range(i + j, end):
-                    w.data[k] = f"command run by tmux {sub} (parsed)"
-                if sub in ("if-shell", "if"):
-                    rest = rest[:1]
-                if rest:
-                    w.payloads.append(("sh", f"tmux {sub}", " ".join(rest), []))
-            elif sub in ("send-keys", "send"):
-                j = skip_options(part, 1, "tN")
-                keys = [a for a in part[j:] if a.lower() not in _TMUX_KEYS]
-                for k in range(i + j, end):
-                    w.data[k] = "keys typed by tmux send-keys (parsed)"
-                if keys:
-                    w.payloads.append(("sh", "tmux send-keys", "".join(keys), []))
-        i = end + 1
-
-
-def screen(w: Work) -> None:
-    """``screen -dm CMD…``, ``screen -S s -X stuff 'CMD\\n'``: a detached command."""
-    argv = w.argv
-    i = skip_options(argv, 1, "SceEhpTsLX")
-    opts = argv[1:i]
-    if "-X" in opts or any(a.startswith("-X") for a in opts):
-        x = next(k for k in range(1, i) if argv[k].startswith("-X"))
-        rest = argv[x + 1 :] if argv[x] == "-X" else [argv[x][2:], *argv[x + 1 :]]
-        if rest and rest[0] == "stuff" and len(rest) > 1:
-            w.payloads.append(("sh", "screen -X stuff", rest[1].replace("\\n", "\n"), []))
-        elif rest and rest[0] in ("exec", "screen"):
-            w.payloads.append(("argv", f"screen -X {rest[0]}", "", rest[1:]))
-        for k in range(x, len(argv)):
-            w.data[k] = "command run by screen -X (parsed)"
-        return
-    if i < len(argv):
-        for k in range(i, len(argv)):
-            w.data[k] = "command run by screen (parsed)"
-        w.payloads.append(("argv", "screen", "", argv[i:]))
-
-
-def crontab(w: Work) -> None:
-    """``crontab FILE`` or ``crontab -`` (stdin): each entry's command runs later."""
-    argv = w.argv
-    if any(a in ("-l", "-r", "-e", "-ir", "-ri") for a in argv[1:]):
-        return
-    files = [a for a in argv[1:] if not a.startswith("-") or a == "-"]
-    if files and files[0] != "-":
-        w.opaque = w.opaque or f"crontab installs {files[0]}, whose entries dcg cannot see"
-        return
-    text = w.stdin if w.stdin is not None else w.fed
-    if text is None:
-        if w.piped or files:
-            w.opaque = w.opaque or "crontab installs entries dcg cannot see"
-        return
-    for line in text.split("\n"):
-        t = line.strip()
-        if not t or t.startswith("#") or ("=" in t.split()[0] and not t.startswith("@")):
-            continue
-        fields = t.split(None, 1 if t.startswith("@") else 5)
-        command = fields[-1] if len(fields) >= (2 if t.startswith("@") else 6) else ""
-        if command:
-            w.payloads.append(("sh", "crontab entry", command, []))
-
-
-_DOCKER_VALUES = ("add-host", "annotation", "attach", "blkio-weight", "cap-add", "cap-drop",
-                  "cgroup-parent", "cgroupns", "cidfile", "cpu-period", "cpu-quota", "cpu-shares",
-                  "cpus", "cpuset-cpus", "cpuset-mems", "device", "dns", "dns-option",
-                  "dns-search", "domainname", "entrypoint", "env", "env-file", "expose",
-                  "gpus", "group-add", "health-cmd", "health-interval", "health-retries",
-                  "hostname", "ip", "ip6", "ipc", "isolation", "label", "label-file", "link",
-                  "log-driver", "log-opt", "mac-address", "memory", "memory-reservation",
-                  "memory-swap", "mount", "name", "network", "net", "network-alias", "pid",
-                  "platform", "publish", "pull", "restart", "runtime", "security-opt",
-                  "shm-size", "stop-signal", "stop-timeout", "storage-opt", "sysctl", "tmpfs",
-                  "ulimit", "user", "userns", "uts", "volume", "volumes-from", "workdir",
-                  "pod", "arch", "os", "volume-driver")  # fmt: skip
-
-
-def container_run(w: Work) -> None:
-    """``docker run -v "$PWD":/w IMAGE CMD…``: with a host directory mounted, the command
-    works on the host's files; it is judged as if it ran here."""
-    argv = w.argv
-    start = 2 if len(argv) > 1 and argv[1] == "run" else 3
-    if len(argv) <= start:
-        return
-    mounted = any(
-        a in ("-v", "--volume", "--mount") or a.startswith(("-v", "--volume=", "--mount="))
-        for a in argv[start:]
-    )
-    i = skip_options(argv, start, "aceEhlmpuvwm", _DOCKER_VALUES)
-    if not mounted or i + 1 >= len(argv):
-        return
-    for k in range(i + 1, len(argv)):
-        w.data[k] = f"command run by {argv[0]} run on a mounted host directory (parsed)"
-    w.payloads.append(("argv", f"{argv[0]} run -v", "", argv[i + 1 :]))
 
 
 def sed(w: Work) -> None:

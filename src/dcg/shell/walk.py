@@ -26,7 +26,7 @@ from dcg.shell.shellvars import declare as _declare
 from dcg.shell.shellvars import home_only as _home_only
 from dcg.shell.state import Vars
 from dcg.shell.static import static_output
-from dcg.shell.stdin import stdin_of
+from dcg.shell.stdin import stdin_of, written_into
 from dcg.shell.toolruns import TOOL_ENV
 from dcg.shell.words import Heredoc
 from dcg.shell.words import expand as expand_word
@@ -99,12 +99,15 @@ def run_tokens(tokens: list[Token], ctx: Ctx, out: list[Command]) -> None:
     flow.run(split(tokens, ctx.depth), ctx.env, lambda simple: _simple(simple, ctx, out), ctx.funcs)
 
 
-def _subs(word: Word, ctx: Ctx, out: list[Command]) -> tuple[str, ...]:
+def _subs(word: Word, ctx: Ctx, out: list[Command], into: Simple | None = None) -> tuple[str, ...]:
     """Commands inside the word's substitutions run first: emit them first. Returns the
-    words of the command whose output the last substitution is (dcg.shell.gitstream)."""
+    words of the command whose output the last substitution is (dcg.shell.gitstream);
+    ``into``: the command whose output a ``>(…)`` in the word reads."""
     last: tuple[str, ...] = ()
     for k, (label, payload) in enumerate(word.subs):
         child = ctx.child((*ctx.via, label))
+        if label == ">(…)" and into is not None:
+            child.env.state.feed = written_into(into, word)
         if isinstance(payload, str):
             payload = lex(payload, ctx.budget, child.depth)
             word.subs[k] = (label, payload)
@@ -120,7 +123,7 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
         shellvars.apply_pins(env)
     for word in (*simple.assigns, *simple.words, *simple.extra):
         if word.subs:
-            last = _subs(word, ctx, out)
+            last = _subs(word, ctx, out, simple)
             if len(word.parts) <= 2:  # <(git diff), p=$(git diff): dcg.shell.gitstream
                 from dcg.shell.gitstream import substituted
 
@@ -133,7 +136,7 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
     for op, target in simple.redirects:
         sub = target.word if isinstance(target, Heredoc) else target
         if sub is not None and sub.subs:
-            last = _subs(sub, ctx, out)
+            last = _subs(sub, ctx, out, simple if ">" in op else None)
             made = last if op == "<<<" and len(sub.parts) == 1 else made
     for name in simple.forget:
         env[name] = None
@@ -349,7 +352,7 @@ def _command(
     # `cat FILE | sh` reads FILE: once it was read and judged, it is not opaque.
     seen = False
     if not work.dyns[0] and (
-        work.hooks is not None or payloads.may_run_a_file(work.argv[0], raw, ctx.env, ctx.funcs)
+        work.hooks is not None or payloads.may_run_a_file(work, raw, ctx.env, ctx.funcs)
     ):
         from dcg.shell import running
 
@@ -365,7 +368,7 @@ def _command(
             shellvars.set_positional(child.env, work.positional)
         if kind == "sh":  # the payload's environment has the prefix assignments
             child.env.update((k, v) for k, v in work.assigns.items() if k[:1] != "\x00")
-            if label.endswith((" -c", "eval")) and (work.piped or work.stdin is not None):
+            if not label.startswith("stdin of") and (work.piped or work.stdin is not None):
                 fed = work.stdin if work.stdin is not None else work.fed
                 child.env.state.feed = (tuple(work.source), fed)
             unseen = opaque.whole_unknown(text, child.env)

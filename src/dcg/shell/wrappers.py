@@ -59,6 +59,11 @@ def _values(short: str = "", long: str = "", **more: int) -> dict[str, int]:
     return table
 
 
+# A prefix of an option's text that makes it code of another language (gdb -ex 'python …').
+_PREFIX_KINDS = {"python ": "python", "py ": "python", "pi ": "python",
+                 "python-interactive ": "python"}  # fmt: skip
+
+
 class Wrapper:
     """How a wrapper command takes the command it runs (one row of :data:`TABLE`).
 
@@ -121,8 +126,11 @@ class Wrapper:
                     if hit is None:
                         continue
                     text = body[len(hit) :]
+                    kind = _PREFIX_KINDS.get(hit, "sh")
+                else:
+                    kind = "sh"
                 w.data[k if eq else min(k + 1, n - 1)] = f"command run by {name} (parsed)"
-                w.payloads.append(("sh", f"{normalize(argv[0])} {name}", text, []))
+                w.payloads.append((kind, f"{normalize(argv[0])} {name}", text, []))
             elif a in self.argv_flags:
                 return operand(k + 1, argv)
         if w.payloads or self.how == "none":
@@ -266,7 +274,7 @@ TABLE: dict[str, Callable[[Work], int]] = {
     "gdb": Wrapper(
         "none",
         flags=("-ex", "--ex", "-eval-command", "--eval-command"),
-        prefixes=("shell ", "!"),
+        prefixes=("shell ", "!", "pipe ", "| ", "python ", "py ", "pi ", "python-interactive "),
         argv_flags=("--args", "-args"),
     ),
     "lldb": Wrapper("dashdash"),
