@@ -35,6 +35,7 @@ SELF = "core.dcg:self-approve"
 DISABLE = "core.dcg:disable"
 FEATURE = "$(git rev-parse main)"
 HOOK = "printf '#!/bin/sh\\nrm -rf src\\n'"
+SQL = "printf '.shell rm -rf src\\n'"
 EXT = "-c protocol.ext.allow=always"
 
 # (setup, command, rule id, loss in real bash). Setup runs first, as an earlier call.
@@ -74,6 +75,14 @@ GIT = [
     ("git stash -q; git stash apply -q", "git stash show -p -R | git apply", APPLY, "work"),
     ("", "git diff | git apply --rev", APPLY, "work"),
     ("", "git diff | git apply -vR", APPLY, "work"),
+    ("", "git diff | git -c alias.u='!git apply -R' u", APPLY, "work"),
+    ("", "cd src && git diff .. | (cd .. && git apply -R)", APPLY, "work"),
+    ("", "git diff | tee >(git apply -R) >/dev/null; sleep 1", APPLY, "work"),
+    ("", "git diff > >(git apply -R); sleep 1", APPLY, "work"),
+    ("", "git diff > p; git apply -R ./p", APPLY, "work"),
+    ("", 'git diff > p; git apply -R "$PWD/p"', APPLY, "work"),
+    ("", "git diff > p && cat p | sh -c 'git apply -R'", APPLY, "work"),
+    ("", "git diff > a; cat a > b; git apply -R b", APPLY, "work"),
     # Paths handed over by xargs from a here-string, a heredoc, -I, -0.
     ("", "xargs git checkout <<< src", DISCARD, "work"),
     ("", "xargs -I{} git checkout {} <<< src", DISCARD, "work"),
@@ -140,6 +149,25 @@ TOOLS = [
      'git -c core.hooksPath="$PWD/hk" commit -qm x --allow-empty', RM, "work"),
     ("", f"{HOOK} > x.sh; chmod +x x.sh; cp x.sh .git/hooks/pre-commit; "
      "git commit -qm x --allow-empty", RM, "work"),
+    # Commands a tool reads from a file or a string.
+    ("", f"{SQL} > x.sql; sqlite3 :memory: < x.sql", RM, "work"),
+    ("", f"{SQL} > x.sql; sqlite3 :memory: '.read x.sql'", RM, "work"),
+    ("", f"{SQL} > x.sql; sqlite3 -init x.sql :memory: .q", RM, "work"),
+    ("", f"{SQL} > x.sql; echo '.read x.sql' | sqlite3", RM, "work"),
+    ("", "echo 'rm -rf src' > r.sh; printf '.shell sh r.sh\\n' > x.sql; sqlite3 :memory: < x.sql",
+     RM, "work"),
+    ("", "printf '1e rm -rf src\\n' > x.sed; sed -nf x.sed src/canary", RM, "work"),
+    ("", "printf '1e rm -rf src\\n' > x.sed; sed --file=x.sed src/canary", RM, "work"),
+    ("", "printf 's/.*/rm -rf src/e\\n' > x.sed; sed -f x.sed src/canary", RM, "work"),
+    ("", "echo 'run-shell \"rm -rf src\"' > t.conf; tmux -f t.conf new -d", RM, "work"),
+    ("", "echo 'run-shell \"rm -rf src\"' > t.conf; tmux new -d \\; source-file t.conf", RM,
+     "work"),
+    ("", "tmux new -d -- sh -c 'rm -rf src'", RM, "work"),
+    ("", "tmux new -d; tmux if-shell true 'run-shell \"rm -rf src\"'", RM, "work"),
+    ("", "tmux new -d; tmux set-hook -g session-created 'run-shell \"rm -rf src\"'; tmux new -d",
+     RM, "work"),
+    ("", "gdb -nx -batch -ex 'python import shutil; shutil.rmtree(\"src\")'", None, "work"),
+    ("", "gdb -batch -ex 'pipe echo | rm -rf src'", RM, "work"),
 ]  # fmt: skip
 
 # Judged through the hook only: the sandbox cannot run them (no atd; config-based hooks
@@ -150,6 +178,8 @@ TOOLS_HOOK_ONLY = [
     ("git -c hook.x.event=pre-commit -c hook.x.command='rm -rf src' commit -qm x", RM),
     ("git config hook.x.event pre-commit; git config hook.x.command 'rm -rf src'; "
      "git commit -qm x", RM),
+    ("tmux bind x run 'rm -rf src'", RM),  # runs when the key is pressed
+    ("tmux bind-key -n F5 run-shell 'rm -rf src'", RM),
 ]  # fmt: skip
 
 # dcg reached through a lookup of its program (backticks, $(which …), command -v).
@@ -199,6 +229,12 @@ SAFE = [
     ("", "echo 'make test' > j; at -f j now 2>/dev/null || true"),
     ("", 'ls -l "$(which git)"'),
     ("", "$(which git) status"),
+    ("", "printf 's/a/b/\\n' > x.sed; sed -f x.sed src/canary"),
+    ("", "echo 'set -g mouse on' > t.conf; tmux -f t.conf new -d 'true'"),
+    ("", "printf 'select 1;\\n' > q.sql; sqlite3 :memory: < q.sql"),
+    ("", "gdb -batch -ex 'python print(1)'"),
+    ("", "tmux new -d 'npm run dev 2>/dev/null'"),
+    ("", "tmux bind r source-file ~/.tmux.conf"),
 ]
 
 
@@ -212,13 +248,13 @@ def _hook_all(command: str, box: Path, extra_env: dict[str, str] | None = None) 
     return seen
 
 
-def _judge(home: Path, setup: str, command: str, rule_id: str) -> None:
+def _judge(home: Path, setup: str, command: str, rule_id: str | None) -> None:
     box, env = gitbox.make(home / "j")
     if setup:
         gitbox.bash(box, env, setup)
     decision, details = gitbox.hook(command, box)
     assert decision == "deny", (command, details)
-    assert rule_id in details, details
+    assert rule_id is None or rule_id in details, details
     assert _hook_all(command, box) == {"deny"}, command
 
 
@@ -239,9 +275,12 @@ def test_git_losing_work_is_stopped(
     ("setup", "command", "rule_id", "loss"), TOOLS, ids=[c for _, c, _, _ in TOOLS]
 )
 def test_code_tools_run_is_stopped(
-    isolated_home: Path, setup: str, command: str, rule_id: str, loss: str
+    isolated_home: Path, setup: str, command: str, rule_id: str | None, loss: str
 ) -> None:
     _judge(isolated_home, setup, command, rule_id)
+    missing = [t for t in ("sqlite3", "tmux", "gdb") if t in command and not shutil.which(t)]
+    if missing:
+        pytest.skip(f"{missing[0]} is not installed: judged through the hook only")
     assert loss in gitbox.losses(isolated_home / "r", setup, command), command
 
 
