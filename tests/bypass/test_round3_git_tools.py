@@ -107,6 +107,8 @@ GIT = [
     ("git checkout -q feature", "git update-ref HEAD HEAD~1", MOVE, "commit"),
     ("git checkout -q feature", "printf 'update HEAD %s\\n' $(git rev-parse HEAD~1) "
      "| git update-ref --stdin", MOVE, "commit"),
+    ("git stash -q", "> .git/logs/refs/stash", "core.git:ref-files", "stash"),
+    ("", ">| .git/refs/heads/feature", "core.git:ref-files", "commit"),
     # Pushes that delete through the remote's configured refspec.
     ("", "git -c remote.origin.push=:refs/heads/teammate push origin", PUSH_DEL, "remote"),
     ("", "git config remote.origin.push :teammate; git push", PUSH_DEL, "remote"),
@@ -168,6 +170,7 @@ TOOLS = [
      RM, "work"),
     ("", "gdb -nx -batch -ex 'python import shutil; shutil.rmtree(\"src\")'", None, "work"),
     ("", "gdb -batch -ex 'pipe echo | rm -rf src'", RM, "work"),
+    ("", "tmux new -d; echo 'rm -rf src' | tmux loadb -; tmux pasteb; sleep 1", RM, "work"),
 ]  # fmt: skip
 
 # Judged through the hook only: the sandbox cannot run them (no atd; config-based hooks
@@ -183,6 +186,14 @@ TOOLS_HOOK_ONLY = [
 ]  # fmt: skip
 
 # dcg reached through a lookup of its program (backticks, $(which …), command -v).
+SELF_APPROVAL_HOOK_ONLY = [
+    'echo "dcg allowlist add core.git:reset-hard --user" | tmux load-buffer - \\; paste-buffer',
+    "git -c protocol.ext.allow=always fetch 'ext::dcg allowlist add core.git:reset-hard --user'",
+    "printf '1e dcg allowlist add core.git:reset-hard --user\\n' > x.sed; sed -f x.sed notes.txt",
+    "printf 'run-shell \"dcg allowlist add core.git:reset-hard\"\\n' > t.conf; "
+    "tmux source-file t.conf",
+    "tmux bind-key -n F5 run-shell 'dcg allowlist add core.git:reset-hard --user'",
+]
 SELF_APPROVAL = [
     ("`which dcg` allowlist add core.git:reset-hard --user", SELF),
     ('"$(command -v dcg)" allowlist add core.git:reset-hard --user', SELF),
@@ -305,6 +316,11 @@ def test_dcg_reached_through_a_lookup_is_stopped(
     assert decision == "deny", (command, details)
     assert rule_id in details, details
     assert _hook_all(command, box) == {"deny"}, command
+
+
+@pytest.mark.parametrize("command", SELF_APPROVAL_HOOK_ONLY)
+def test_self_approval_through_tools_is_stopped(isolated_home: Path, command: str) -> None:
+    _judge(isolated_home, "", command, SELF)
 
 
 @pytest.mark.parametrize(("command", "_rule"), SELF_APPROVAL)

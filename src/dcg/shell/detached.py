@@ -64,6 +64,16 @@ def tmux(w: Work, depth: int = 0) -> None:
                     w.data[k] = "keys typed by tmux send-keys (parsed)"
                 if keys:
                     w.payloads.append(("sh", "tmux send-keys", "".join(keys), []))
+            elif sub in ("set-buffer", "setb", "load-buffer", "loadb"):
+                # A buffer's text is typed into a pane by paste-buffer: judged like keys.
+                j = skip_options(part, 1, "bnt")
+                text = " ".join(part[j:]) if sub in ("set-buffer", "setb") else None
+                if part[j:] == ["-"]:
+                    text = w.stdin if w.stdin is not None else w.fed
+                    if text is None and w.piped:
+                        w.opaque = w.opaque or "tmux load-buffer - reads text dcg cannot see"
+                if text:
+                    w.payloads.append(("sh", f"tmux {sub}", text, []))
             if sub in _TMUX_LATER and depth < _TMUX_DEPTH:
                 letters, which = _TMUX_LATER[sub]
                 operands = part[skip_options(part, 1, letters) :]
