@@ -69,6 +69,58 @@ HUGE = [
     pytest.param("echo " + "{" * 200_000 + "}", "", "", id="braces"),
     pytest.param("git status # " + "https" * 100_000, "deny", "too-complex", id="url-letters"),
     pytest.param("rm -rf src #" + " mysql" * 100_000, "deny", "", id="mysql-words"),
+    # Generated adversarial shapes up to the stdin bound: each answered inside its budget,
+    # a stop when it cannot be judged in time (never a time-out).
+    pytest.param("echo " + "$(" * 200_000 + ")" * 200_000, "deny", "core.dcg:", id="subst-nest"),
+    pytest.param("rm -rf " + "{a," * 50_000 + "b" + "}" * 50_000, "deny", "core.", id="brace-deep"),
+    pytest.param("rm -rf src/" + "{a,b}" * 60, "deny", "core.filesystem:rm-rf", id="brace-bomb"),
+    pytest.param("echo " + "{a,b}" * 40, "", "", id="brace-bomb-echo"),
+    pytest.param("rm -rf " + "\"'" * 100_000, "deny", "core.", id="deep-quotes"),
+    pytest.param(" | ".join(["cat"] * 10_000) + " | rm -rf src", "deny", "core.", id="pipes-rm"),
+    pytest.param("; ".join(["true"] * 100_000), "", "", id="100k-semicolons"),
+    pytest.param("cat <<EOF\n" + "rm -rf src\n" * 50_000 + "EOF", "deny", "core.", id="heredoc"),
+    pytest.param(
+        "bash <<EOF\n" + "echo hi\n" * 60_000 + "rm -rf src\nEOF",
+        "deny",
+        "core.",
+        id="bash-heredoc",
+    ),
+    pytest.param(
+        "python3 -c '" + "x=1\n" * 150_000 + 'import shutil; shutil.rmtree("src")\'',
+        "deny",
+        "core.",
+        id="python-c",
+    ),
+    pytest.param("node -e '" + "a=1;" * 200_000 + "'", "deny", "core.dcg:", id="node-e"),
+    pytest.param("rm -rf src " + "\\" * 500_000, "deny", "core.", id="backslashes"),
+    pytest.param("rm -rf src " + "\\\n" * 300_000, "deny", "core.", id="line-continuations"),
+    pytest.param("rm -rf src # " + "\u00e9" * 300_000, "deny", "core.", id="unicode"),
+    pytest.param("git reset --hard " + "\U0001f600" * 200_000, "deny", "core.", id="emoji"),
+    pytest.param("rm -rf src # " + "//" * 450_000, "deny", "core.", id="redact-slashes"),
+    pytest.param("rm -rf src # " + "-p x --token=y " * 60_000, "deny", "core.", id="redact-opts"),
+    pytest.param("git push https://u:p@h/" + "a:b@" * 200_000, "deny", "core.", id="redact-urls"),
+    pytest.param(
+        "case x in " + " ".join(f"p{i}) rm -rf src;;" for i in range(30_000)) + " esac",
+        "deny",
+        "core.",
+        id="case-arms",
+    ),
+    pytest.param(
+        "; ".join(f"alias a{i}=a{i + 1}" for i in range(20_000))
+        + "; alias a20000='rm -rf src'\na0",
+        "deny",
+        "core.",
+        id="alias-chain",
+    ),
+    pytest.param("printf '" + "%s" * 300_000 + "' rm -rf src", "deny", "core.", id="printf-format"),
+    pytest.param(
+        "a=x; " + "; ".join(["a=$a$a"] * 60) + "; rm -rf $a",
+        "deny",
+        "core.",
+        id="doubling-variable",
+    ),
+    pytest.param("eval " * 50_000 + "rm -rf src", "deny", "core.", id="eval-chain"),
+    pytest.param("( " * 20_000 + "rm -rf src" + " )" * 20_000, "deny", "core.", id="subshells"),
 ]
 
 

@@ -308,7 +308,8 @@ def decide(
 
         # A file tool writing anything but dcg's own files or hook settings gets no
         # opinion before config or state is read.
-        if selfguard.file_kind(list(request.paths), request.cwd) is None:
+        paths = list(request.paths)
+        if selfguard.file_kind(paths, request.cwd) is None and not any("\x00" in p for p in paths):
             return Reply()
     from dcg import config
 

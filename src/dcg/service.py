@@ -58,6 +58,9 @@ def file_evaluation(request: HookRequest) -> Evaluation:
     from dcg.packs import load
     from dcg.shell.command import Command
 
+    if any("\x00" in p for p in request.paths):  # no file has such a name: what is meant?
+        match = synthetic("too-complex", request.command, "a NUL byte in a file path")
+        return Evaluation(request.command, (match.command,), (match,), ("core.dcg",))
     kind = selfguard.file_kind(list(request.paths), request.cwd)
     if kind is None:
         return Evaluation(request.command)

@@ -108,6 +108,13 @@ def read_request(payload: object, agent: str | None) -> HookRequest | None:
     if name is None:
         return None
     request: HookRequest | None = adapter(name).read(payload)
+    tool = payload.get("tool_name")
+    if request is None and name != "copilot" and isinstance(tool, str) and tool[:1].islower():
+        # Copilot CLI and VS Code run Claude Code's hook files with their own tools
+        # (write_bash, run_in_terminal, apply_patch, create_file) in Claude's payload shape.
+        copilot = adapter("copilot")
+        if tool.lower() in copilot.TOOLS:
+            request = copilot.read(payload)
     return request
 
 

@@ -65,6 +65,10 @@ FILE_TOOLS = frozenset(
 )
 
 
+# Every tool this adapter reads (the dispatcher offers it these in other agents' payloads).
+TOOLS = frozenset((*_SHELLS, *FILE_TOOLS))
+
+
 def read(payload: dict[str, object]) -> HookRequest | None:
     tool = _pick(payload, "toolName", "tool_name")
     if not isinstance(tool, str):
@@ -76,9 +80,13 @@ def read(payload: dict[str, object]) -> HookRequest | None:
     vscode = (
         payload.get("hook_event_name") == "PreToolUse"
         or "hookEventName" in payload
-        or ("tool_input" in payload and "toolArgs" not in payload)
+        or (("tool_input" in payload or "toolInput" in payload) and "toolArgs" not in payload)
     )
-    args = payload.get("tool_input") if vscode else _pick(payload, "toolArgs", "tool_args")
+    args = (
+        _pick(payload, "tool_input", "toolInput")
+        if vscode
+        else _pick(payload, "toolArgs", "tool_args")
+    )
     if isinstance(args, str):
         # Copilot sends the tool's arguments as a JSON document inside a string; a
         # freeform tool (apply_patch) may send its text as it is.

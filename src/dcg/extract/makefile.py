@@ -215,9 +215,10 @@ def plan(
     no rule (make stops there, unless a file of that name exists).
     """
     recipe, deps = rules(text, path, overrides)
+    early, goal = parse_time(text, path)
     if not targets:
         first = [t for t in recipe if "%" not in t]
-        targets = first[:1]
+        targets = [goal] if goal else first[:1]
     out: list[Found] = []
     done: set[str] = set()
 
@@ -236,7 +237,41 @@ def plan(
         targets = known
     for target in targets:
         visit(target, 0)
-    return out
+    return early + out
+
+
+def parse_time(text: str, path: str = "Makefile") -> tuple[list[Found], str]:
+    """What make runs while it reads the file, before any recipe: ``$(shell …)`` outside
+    recipes and deferred (``=``) assignments, ``VAR != CMD``; and ``.DEFAULT_GOAL``."""
+    early: list[Found] = []
+    goal = ""
+    defining = False
+    for number, line in _logical(text):
+        if defining or line.startswith("\t"):
+            defining = defining and line.strip().split()[:1] != ["endef"]
+            continue
+        code = line.split("#", 1)[0]
+        if code.lstrip().startswith(("define ", "override define ", "export define ")):
+            defining = True
+            continue
+        assigned = _assignment(code)
+        if assigned is not None:
+            name, op, value = assigned
+            if name == ".DEFAULT_GOAL":
+                goal = value.split()[0] if value.split() else ""
+            if op == "!=":
+                early.append(Found(path, number, 1, value, "makefile", "(read)"))
+            elif op in ("::=", ":=") and _SHELL in value.replace("${", "$("):
+                early.append(
+                    Found(path, number, 1, ": " + _expand(value, {}), "makefile", "(read)")
+                )
+            continue
+        if _SHELL in code.replace("${", "$("):
+            early.append(Found(path, number, 1, ": " + _expand(code, {}), "makefile", "(read)"))
+    return early, goal
+
+
+_SHELL = "$(shell"
 
 
 def resolve(text: str, target: str) -> list[str] | None:

@@ -18,7 +18,7 @@ pytest's collection is :mod:`dcg.shell.pytestrun`, npm's and make's extra files
 from __future__ import annotations
 
 from dcg import oslite as os
-from dcg.shell import runtext, scripts
+from dcg.shell import edits, runtext, scripts
 
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
 
@@ -373,6 +373,10 @@ def _node_candidates(spec: str, ctx: Ctx) -> list[str]:
     for k in (FILE + base + "/package.json", FILE + os.path.normpath(base + "/package.json")):
         if k in ctx.env:
             got = ctx.env[k]
+            if got is not None and got.startswith(edits.EDIT):  # `npm pkg set main=x.js`
+                disk = runtext.on_disk(base + "/package.json", ctx)
+                ops = got[len(edits.EDIT) :].split("\x1e")
+                got = None if disk is None else edits.apply(disk, ops)
             break
     if got is None and ctx.files is not None:
         where = scripts.where(ctx.files, base + "/package.json", ctx.env.get(CWD))

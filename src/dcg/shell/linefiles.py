@@ -29,36 +29,42 @@ CWD = runtext.CWD
 
 
 def modules(lang: str, work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
-    """``python3 -m mod``, ``python3 -c "import mod"``, ``node -e "require('./x')"``: the
-    module the interpreter loads from the project runs; written on this line or on disk."""
+    """``python3 -m mod``, ``python3 -c "import helper"``, ``node -r ./x``: the module the
+    interpreter loads from the project runs; written on this line or on disk. (Modules the
+    code itself names are followed where any code is judged, dcg.shell.modloads.)"""
     argv = work.argv
     paths: list[str] = []
     code = ""
-    for k in range(1, len(argv) - 1):
-        if argv[k] == "-m" and lang == "python":
-            mod = argv[k + 1].replace(".", "/")
+    for k in range(1, len(argv)):
+        a, value = argv[k], argv[k + 1] if k + 1 < len(argv) else ""
+        opt, eq, inline = a.partition("=")
+        if a == "-m" and lang == "python" and value:
+            if value == "unittest":
+                from dcg.shell import modloads
+
+                modloads.test_runner(lang, argv, ctx, out, walker)
+            mod = value.replace(".", "/")
             paths += [mod + ".py", mod + "/__main__.py"]
             break
-        if lang == "javascript" and argv[k] in ("-r", "--require", "--import"):
-            mod = argv[k + 1]
-            paths.append(mod if mod.endswith((".js", ".mjs", ".cjs")) else mod + ".js")
-        elif argv[k] in ("-c", "-e", "-p", "--eval", "--print"):
-            code += argv[k + 1] + "\n"
-    if code:
-        ext = ".py" if lang == "python" else (".js", ".mjs", ".cjs", ".ts")
-        for key in ctx.env:
-            if key.startswith(FILE) and key.endswith(ext):
-                path = key[len(FILE) :]
-                stem = os.path.basename(path).rpartition(".")[0]
-                if stem and _loads(lang, code, stem):
-                    paths.append(path)
-        if lang == "python":  # `python3 -c 'import helper'`: ./helper.py on disk runs too
-            for name in imports(code):
-                paths += [name + ".py", name + "/__init__.py"]
+        if lang in ("javascript", "ruby") and opt in _NODE_LOADS:  # node -r ./x, ruby -r ./x
+            mod = inline if eq else value
+            ext = ".js" if lang == "javascript" else ".rb"
+            paths.append(mod if mod.endswith(_JS) or mod.endswith(".rb") else mod + ext)
+        elif lang == "javascript" and a == "--test":
+            from dcg.shell import modloads
+
+            modloads.test_runner(lang, argv, ctx, out, walker)
+        elif a in ("-c", "-e", "-p", "--eval", "--print") or _joined_c(lang, a):
+            code += value + "\n"
+        elif not a.startswith("-"):
+            break
+    if code and lang == "python":  # `python3 -c 'import helper'`: ./helper.py on disk runs too
+        for name in imports(code):
+            paths += [name + ".py", name + "/__init__.py"]
     for path in dict.fromkeys(paths):
         found, text, shown = runtext.written(path, ctx, out, walker)
         if not found:
-            if not path.endswith(".py") or ctx.files is None:
+            if not path.endswith(".py") or ctx.files is None:  # from disk: python modules
                 continue
             where = scripts.where(ctx.files, path, ctx.env.get(CWD))
             if where is None or not os.path.isfile(where) or scripts.installed(where):
@@ -70,6 +76,18 @@ def modules(lang: str, work: Work, ctx: Ctx, out: list[Command], walker: Walker)
         if text:
             walker.embedded(lang, text, ctx.child((*ctx.via, f"in {shown}", f"{lang} module")),
                             out, found)  # fmt: skip
+
+
+def _joined_c(lang: str, a: str) -> bool:
+    """``python3 -Bc CODE``: short options joined, the last one ``-c``."""
+    return (
+        lang == "python" and a[:1] == "-" and a[1:2] != "-" and a.endswith("c") and a[1:].isalpha()
+    )
+
+
+_JS = (".js", ".mjs", ".cjs", ".ts", ".mts", ".cts")
+# node options whose value is a module loaded before the program.
+_NODE_LOADS = frozenset(("-r", "--require", "--import", "--loader", "--experimental-loader"))
 
 
 def imports(code: str) -> list[str]:
@@ -84,21 +102,7 @@ def imports(code: str) -> list[str]:
     return [n for n in names if n.isidentifier()]
 
 
-def _loads(lang: str, code: str, stem: str) -> bool:
-    """Whether ``code`` imports (python) or requires (javascript) the module ``stem``."""
-    for k in range(len(code)):
-        after = code[k + len(stem) : k + len(stem) + 1]
-        if code.startswith(stem, k) and not (after.isalnum() or after == "_"):
-            before = code[:k].rstrip(" \t(\"'./")
-            if lang == "python" and before.endswith(("import", "from", ",")):
-                return True
-            if lang == "javascript" and before.endswith(("require", "import", "from")):
-                return True
-    return False
-
-
 _COPIERS = frozenset(("cp", "mv", "install", "ln"))
-_STDIN = frozenset(("/dev/stdin", "/dev/fd/0", "/proc/self/fd/0"))
 
 
 def remember_written(
@@ -107,21 +111,25 @@ def remember_written(
     """`echo '…' > x.sh`, `cat <<EOF > x.sh`, `… | tee x.sh`, `cp a.sh x.sh`: remember
     what x.sh will hold (None: text dcg cannot know), for a later `sh x.sh` on the line."""
     argv = simple.fields
-    if not argv:
-        return
-    name = normalize(argv[0])
-    pipe = simple.pipe_in
     written: list[tuple[str, bool]] = [
         (t, op.endswith(">>"))
         for op, t in redirects
         if op in (">", ">|", "&>", ">>", "&>>", "1>", "1>|", "1>>") and t
     ]
-    if name in ("tee", "sponge") or (name == "dd" and any(a[:3] == "of=" for a in argv)):
-        append = any(a in ("-a", "--append", "oflag=append") for a in argv[1:])
-        if name == "dd":
-            written += [(a[3:], append) for a in argv[1:] if a[:3] == "of="]
-        else:
-            written += [(a, append) for a in argv[1:] if not a.startswith("-")]
+    if not argv or argv == ["exec"]:
+        # `{ …; } > f`, `( … ) > f`, `done > f`: what the compound prints; `exec 3> f`: what
+        # is written to the descriptor later. Neither is known here.
+        for target, _ in written if simple.grouped or argv else ():
+            _store(env, target, None)
+        for op, target in redirects if argv else ():  # `exec 3>f`: 3 and after
+            if op[:1].isdigit() and ">" in op and target:
+                _store(env, target, None)
+        return
+    name = normalize(argv[0])
+    pipe = simple.pipe_in
+    if name == "tee":
+        append = any(a in ("-a", "--append") for a in argv[1:])
+        written += [(a, append) for a in argv[1:] if not a.startswith("-")]
         source = pipe if pipe is not None and pipe is not OPAQUE else None
         feeder = normalize(source.fields[0]) if source and source.fields else ""
         text = scripts.FETCHED if feeder in opaque.FETCHERS else (
@@ -136,23 +144,35 @@ def remember_written(
             if a in ("-o", "-O", "--output", "--output-document"):
                 written.append((argv[k + 1], False))
     elif name in _COPIERS:
-        valued = ("-m", "-o", "-g", "--mode", "--owner", "--group") if name == "install" else ()
+        valued = (
+            ("-m", "-o", "-g", "-S", "--mode", "--owner", "--group") if name == "install" else ()
+        )
         args = [a for k, a in enumerate(argv[1:], 1) if a[:1] != "-" and argv[k - 1] not in valued]
         symbolic = name == "ln" and any(
             a == "--symbolic" or (a[:1] == "-" and a[1:2] != "-" and "s" in a) for a in argv[1:]
         )
         if name == "mv" or symbolic:
             _moved(args, env)
-        text = piped_text(simple)
-        if len(args) == 2 and args[0] in _STDIN:  # `cp /dev/stdin f <<< TEXT`, `… | install`
-            pipe = simple.pipe_in
-            fed = piped_text(pipe) if pipe is not None and pipe is not OPAQUE else None
-            _store(env, args[1], simple.stdin if simple.stdin is not None else fed)
+        if len(args) == 2 and args[0] in _STDIN:  # `install /dev/stdin x.sh <<< …`
+            _store(env, args[1], _fed(simple))
         elif len(args) == 2:
             src = args[0]
             if symbolic and src[:1] not in ("/", "~"):  # a link's target: from its directory
                 src = os.path.normpath(os.path.join(os.path.dirname(args[1]), src))
             env[FILE + args[1]] = env.get(FILE + src, "\x00copy:" + src)
+        text = piped_text(simple)
+    elif name in ("dd", "sponge"):  # what is fed in: `… | dd of=x.sh`, `sponge x.sh`
+        infile = next((a[3:] for a in argv[1:] if a.startswith("if=")), "")
+        text = _fed(simple) if infile in ("", *_STDIN) else None
+        if text is None and infile in ("", *_STDIN) and pipe is not None:
+            from dcg.shell import gitstream
+
+            text = gitstream.marker(origin(pipe))  # `git diff | dd of=p`: a patch of the work
+        if name == "dd":
+            written += [(a[3:], False) for a in argv[1:] if a.startswith("of=") and a[3:]]
+        else:
+            append = "-a" in argv[1:]
+            written += [(a, append) for a in argv[1:] if a[:1] != "-"]
     elif name in ("mkfifo", "mknod"):  # a pipe: what a reader runs is whatever is written to it
         names = [a for k, a in enumerate(argv[1:], 1) if a[:1] != "-" and argv[k - 1] != "-m"]
         written += [(a, False) for a in (names[:1] if name == "mknod" else names)]
@@ -181,6 +201,15 @@ def remember_written(
 
 
 EDITORS = opaque.EDITORS
+_STDIN = ("-", "/dev/stdin", "/dev/fd/0", "/proc/self/fd/0")
+
+
+def _fed(simple: Simple) -> str | None:
+    """What a command reads on stdin: a heredoc or here-string, or a pipe's known text."""
+    if simple.stdin is not None:
+        return simple.stdin
+    pipe = simple.pipe_in
+    return piped_text(pipe) if pipe is not None and pipe is not OPAQUE else None
 
 
 def _store(env: dict[str, str | None], target: str, text: str | None) -> None:
@@ -192,15 +221,22 @@ def _store(env: dict[str, str | None], target: str, text: str | None) -> None:
 def _edited(name: str, argv: list[str], stdin: str | None, env: dict[str, str | None]) -> None:
     """Record what an in-place editor does to the files it edits."""
     if name in ("npm", "pnpm"):
-        i = 1
+        i, where = 1, ""
         while i < len(argv) and argv[i].startswith("-"):
+            opt, eq, value = argv[i].partition("=")
+            if opt in ("--prefix", "-C", "--dir") and not eq and i + 1 < len(argv):
+                where, i = argv[i + 1], i + 1  # `npm --prefix DIR pkg set`: DIR's package.json
+            elif opt in ("--prefix", "-C", "--dir"):
+                where = value
             i += 1
         if argv[i : i + 2] == ["pkg", "set"]:
+            path = os.path.join(where, "package.json") if where else "package.json"
             for pair in argv[i + 2 :]:
                 key, eq, value = pair.partition("=")
                 if eq and not key.startswith("-"):
-                    old = env.get(FILE + "package.json", edits.EDIT)
-                    _store(env, "package.json", edits.record(old, f"p{key}\x1f{value}"))
+                    key = key.replace("[", ".").replace("]", "").replace('"', "").replace("'", "")
+                    old = env.get(FILE + path, env.get(FILE + os.path.normpath(path), edits.EDIT))
+                    _store(env, path, edits.record(old, f"p{key}\x1f{value}"))
         return
     if name in ("sed", "gsed"):
         found = edits.sed_args(argv)

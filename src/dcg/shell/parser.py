@@ -24,8 +24,8 @@ _SEPARATING = frozenset(
 class Simple:
     """One simple command before expansion; the walker fills ``fields`` and ``stdin``."""
 
-    __slots__ = ("assigns", "extra", "fields", "flow", "forget", "group", "pipe_in", "redirects",
-                 "stdin", "words")  # fmt: skip
+    __slots__ = ("assigns", "extra", "fields", "flow", "forget", "group", "grouped", "pipe_in",
+                 "redirects", "stdin", "words")  # fmt: skip
 
     def __init__(self) -> None:
         self.words: list[Word] = []
@@ -46,6 +46,8 @@ class Simple:
         self.flow: list[Frame] = []
         # For the stand-in pipe_in of `{ …; } | cmd` and `( … ) | cmd`: the group's commands.
         self.group: list[Simple] | None = None
+        # Redirections of the compound command just closed (`{ …; } > f`, `done > f`).
+        self.grouped = False
 
     def __bool__(self) -> bool:
         return bool(self.words or self.assigns or self.redirects or self.extra or self.forget)
@@ -253,6 +255,7 @@ def split(tokens: list[Token], depth: int) -> list[Simple]:
                 fl.op(op)
             continue
         if kind == "r":
+            cur.grouped = cur.grouped or (not cur and fl.just_closed)
             if i < n and tokens[i][0] == "w":
                 cur.redirects.append((op, tokens[i][2]))
                 i += 1

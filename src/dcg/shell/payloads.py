@@ -428,10 +428,14 @@ def handler(name: str) -> Callable[[Work], None] | None:
     return found
 
 
+# Build tools whose file dcg reads only when the line wrote it (dcg.shell.runfiles.TOOLS).
+BUILD_TOOLS = frozenset(("rake", "cargo", "makers", "gradle", "gradlew", "mvn", "mvnw", "ant",
+    "mage", "mix", "sbt", "deno", "composer", "cmake", "meson", "vagrant", "thor", "snakemake",
+    "lefthook", "earthly", "grunt", "gulp", "jake", "scons", "waf", "fab", "doit"))  # fmt: skip
 # Commands that run a file, a package script or a recipe (dcg.shell.running), or load
 # code without naming it (dcg.shell.implicit: git's installed pre-commit hooks too).
-RUNS_FILES = frozenset((*SHELLS, "source", ".", "node", "nodejs", "bun", "ruby", "perl",
-                        "php", "npm", "pnpm", "yarn", "make", "gmake", "just", "task",
+RUNS_FILES = frozenset((*SHELLS, *BUILD_TOOLS, "source", ".", "node", "nodejs", "bun", "ruby",
+                        "perl", "php", "npm", "pnpm", "yarn", "make", "gmake", "just", "task",
                         "go-task", "nox", "invoke", "inv", "tox", "poe", "pytest", "py.test",
                         "npx", "bunx", "pnpx", "uv", "pre-commit", "pyproject-build",
                         "corepack", "tsx", "ts-node", "jest", "vitest", "mocha", "eslint",

@@ -143,9 +143,17 @@ def npx(argv: list[str], ctx: Ctx, out: list[Command], walker: Walker) -> None:
             runtext.judge("exec", os.path.join(spec, path), f"npx {argv[i]}", ctx, out, walker)
         return
     name = spec.rpartition("@")[0] if spec.rfind("@") > 0 else spec
+    if name in _RUNS_CODE or scripts.interpreter_lang(name):  # `npx node x.js`, `npx tsx x.ts`
+        line = " ".join("'" + a.replace("'", "'\\''") + "'" for a in argv[i:])
+        walker.text(line, ctx.child((*ctx.via, f"npx {name}")), out)
+        return
     path = "node_modules/.bin/" + name.rpartition("/")[2]
     if FILE + path in ctx.env or FILE + "./" + path in ctx.env:
         runtext.judge("exec", path, f"npx {spec}", ctx, out, walker)
+
+
+# Packages npx runs that run a file or code they are given, as the program itself would.
+_RUNS_CODE = frozenset(("tsx", "ts-node", "node", "deno", "bun", "zx"))
 
 
 def _package_json(directory: str, ctx: Ctx) -> str | None:

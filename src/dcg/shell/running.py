@@ -14,6 +14,7 @@ from __future__ import annotations
 from dcg import oslite as os
 from dcg.shell import cases, implicit, linefiles, payloads, pkgloads, runtext, scripts
 from dcg.shell.limits import bounded
+from dcg.shell.payloads import BUILD_TOOLS
 
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
 
@@ -69,7 +70,7 @@ def run(work: Work, raw: str, ctx: Ctx, out: list[Command], walker: Walker) -> b
     implicit.run(work, ctx, out, walker)
     if ctx.env.state.npm_bin or pkgloads.via_node_runner(work):
         pkgloads.npm_bin(work, ctx, out, walker)
-    if name in _PKG:
+    if name in _PKG and not _bun_file(work.argv):
         _package(work, ctx, out, walker)
         return False
     if name in ("make", "gmake"):
@@ -91,6 +92,10 @@ def run(work: Work, raw: str, ctx: Ctx, out: list[Command], walker: Walker) -> b
 
         cmdfiles.read(work, ctx, out, walker)
         return False
+    if name in BUILD_TOOLS:  # a build tool's file written on the line, then run
+        from dcg.shell import runfiles
+
+        runfiles.judge(name, work, ctx, out, walker)
     if name == "git" and work.hooks:
         from dcg.shell import githooks
 
@@ -102,7 +107,7 @@ def run(work: Work, raw: str, ctx: Ctx, out: list[Command], walker: Walker) -> b
     found = scripts.target(work, raw)
     if found is None or found[0] == scripts.COMPUTED:
         lang = scripts.interpreter_lang(name)
-        if lang in ("python", "javascript"):
+        if lang in ("python", "javascript", "ruby"):
             linefiles.modules(lang, work, ctx, out, walker)
         if found is not None and any(k.startswith(FILE) for k in ctx.env):
             # `echo … > x.sh && sh $(ls *.sh)`: which file runs is only known then.
@@ -111,6 +116,8 @@ def run(work: Work, raw: str, ctx: Ctx, out: list[Command], walker: Walker) -> b
         return False
     lang, path, start = found
     text, shown = runtext.file_text(path, ctx, out, walker)
+    if text is None and lang == "python":  # `python3 DIR`: DIR/__main__.py runs
+        text, shown = runtext.file_text(os.path.join(path, "__main__.py"), ctx, out, walker)
     if text is None:
         return False
     lang = (scripts.shebang_lang(text) or "") if lang == "exec" else lang
@@ -147,9 +154,20 @@ _BUILTINS = frozenset((
     "owner", "pack", "patch", "plugin", "policies", "publish", "rebuild", "remove", "rm",
     "set", "tag", "team", "unlink", "unplug", "up", "update", "upgrade", "version",
     "versions", "why", "workspace", "workspaces", "prune", "fetch", "store", "env", "setup",
-    "root", "server", "deploy", "doctor", "recursive", "approve-builds", "x", "constraints",
+    "root", "server", "deploy", "doctor", "recursive", "approve-builds", "constraints",
     "npm", "search", "stage", "import", "outdated", "about",
 ))  # fmt: skip
+# bun's own commands (`bun x` is bunx), beside the ones above.
+_BUN = frozenset(("x", "test", "repl", "pm", "build", "a", "c", "upgrade", "run"))
+
+
+def _bun_file(argv: list[str]) -> bool:
+    """``bun x.js``, ``bun ./tool``: bun runs the file, not a package script."""
+    sub = next((a for a in argv[1:] if not a.startswith("-")), "")
+    return argv[0] == "bun" and ("/" in sub or sub.endswith(_FILE_EXTS))
+
+
+_FILE_EXTS = (".js", ".mjs", ".cjs", ".ts", ".mts", ".cts", ".jsx", ".tsx")
 _PKG_DIR = ("--prefix", "-C", "--dir", "--cwd")
 
 
@@ -188,7 +206,12 @@ def _package(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
         a for a in rest if not a.startswith("-")
     ]:
         names = list(_LIFECYCLE)
-    elif name in ("yarn", "pnpm") and sub and sub not in _BUILTINS:
+    elif (
+        name in ("yarn", "pnpm", "bun")
+        and sub
+        and sub not in _BUILTINS
+        and not (name == "bun" and sub in _BUN)
+    ):
         names = [sub]
     elif name == "npm" and (events := pkgloads.npm_events(sub, [a for a in rest if a[:1] != "-"])):
         names = events

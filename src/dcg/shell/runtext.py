@@ -112,7 +112,7 @@ def written(
         text = env[key]
         shown = f"{path} (written on this line)"
         if text is not None and text.startswith(edits.EDIT):
-            disk = _disk(path, ctx)
+            disk = on_disk(path, ctx)
             ops = text[len(edits.EDIT) :].split("\x1e")
             text = None if disk is None else edits.apply(disk, ops)
             shown = f"{path} (edited on this line)"
@@ -156,7 +156,7 @@ def keys_of(path: str, ctx: Ctx) -> list[str]:
     return [FILE + k for k in keys]
 
 
-def _disk(path: str, ctx: Ctx) -> str | None:
+def on_disk(path: str, ctx: Ctx) -> str | None:
     """The text ``path`` holds on disk before the line runs ("" when it does not exist)."""
     files = ctx.files
     if files is None:

@@ -30,6 +30,7 @@ TOO_BIG = "\x00too-big"
 # A file written earlier on the line with text fetched from the network (curl -o x.sh).
 FETCHED = "\x00fetched"
 _INTERPRETERS = {"node": "javascript", "nodejs": "javascript", "bun": "javascript",
+                 "tsx": "javascript", "ts-node": "javascript", "deno": "javascript",
                  "ruby": "ruby", "perl": "perl", "php": "php"}  # fmt: skip
 _SHEBANG = {**{s: "sh" for s in SHELLS if s != "fish"}, **_INTERPRETERS}
 
@@ -225,10 +226,12 @@ def target(work: Work, raw: str) -> tuple[str, str, int] | None:
         return None
     lang = interpreter_lang(name)
     if lang is not None and lang != "sh":
-        i = 1
+        i = 1 + (name == "deno" and argv[1:2] == ["run"])  # `deno run -A x.ts`
         while i < len(argv) and argv[i].startswith("-") and argv[i] not in ("-", "--"):
-            if argv[i] in ("-c", "-e", "-m", "-p", "-r", "--eval", "--print", "-E"):
-                return None  # inline code: the interpreter handler judged it
+            if argv[i] in ("-c", "-e", "-m", "-p", "-r", "--eval", "--print", "-E") or (
+                lang == "python" and argv[i][1:].isalpha() and argv[i][-1] in "cm"
+            ):  # fmt: skip
+                return None  # inline code (`-Bc` too): the interpreter handler judged it
             i += 1
         i += i < len(argv) and argv[i] == "--"
         if (i >= len(argv) or argv[i] in ("-", *STDIN_PATHS)) and _redirected(work):
@@ -269,6 +272,11 @@ def lex_lines(
         budget.tokens = spent
         return lines, exc
     return lines, None
+
+
+# Reserved words after which a command (and so a `{` group) starts: in a body too, so that
+# `if { a; } || { b; }; then` inside a function does not close it at the first `}`.
+_COMMAND_START = frozenset(("{", "then", "do", "else", "elif", "if", "while", "until", "!"))
 
 
 def split_functions(
@@ -324,10 +332,10 @@ def split_functions(
                     cmd = True
                     continue
                 cur_body.append(tok)
-                cmd = kind == "o" or (word in ("{", "then", "do", "else", "!"))
+                cmd = kind == "o" or word in _COMMAND_START
                 continue
             cur.append(tok)
-            cmd = kind == "o" or word in ("{", "then", "do", "else", "elif", "if", "while", "!")
+            cmd = kind == "o" or word in _COMMAND_START
         if body is not None and cur_body:
             body.append((number, cur_body))
             cur_body = []

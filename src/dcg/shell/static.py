@@ -76,6 +76,8 @@ def static_output(tokens: list[Token], env: Vars) -> str | None:
         from dcg.targets import mktemp_output
 
         return mktemp_output(args[1:])
+    if args[0] == "pwd" and all(a in ("-L", "-P") for a in args[1:]) and env.get("PWD"):
+        return str(env.get("PWD"))  # `$(pwd)/x.sh` is `$PWD/x.sh`
     if args[:2] in (["command", "-v"], ["type", "-P"], ["type", "-p"]) or args[:1] == ["which"]:
         names = [a for a in args[1:] if not a.startswith("-")]
         return on_path(names[0], env) if len(names) == 1 else None

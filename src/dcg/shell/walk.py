@@ -404,15 +404,11 @@ def _glob_command(
 
 
 def _embedded(lang: str, code: str, ctx: Ctx, out: list[Command], computed: bool = True) -> None:
-    """The commands ``code`` runs; ``computed=False`` (a program file read from disk) drops
-    code computed at run time: a program's own eval is not an agent hiding a command."""
-    try:
-        import dcg.embedded as embedded
-    except ImportError:
-        return
-    analyze = getattr(embedded, "analyze", None)
-    if analyze is None:
-        return
+    """The commands ``code`` runs (and modules written on the line it loads); ``computed=False``
+    (a file from disk) drops code computed at run time: a program's own eval hides nothing."""
+    import dcg.embedded as embedded
+
+    analyze = embedded.analyze
     try:
         found: list[tuple[str, str]] = analyze(lang, code)
     except Exception:
@@ -434,6 +430,8 @@ def _embedded(lang: str, code: str, ctx: Ctx, out: list[Command], computed: bool
         child = Ctx((*via, label), ctx.depth, ctx.env.copy(), ctx.budget, ctx.files, ctx.funcs)
         run_text(line, child, out)
         ctx.env.update((k, v) for k, v in child.env.items() if k.startswith("\x00file:"))
+    if any(k.startswith("\x00file:") for k in ctx.env):  # a module written on the line
+        __import__("dcg.shell.modloads").shell.modloads.follow(lang, code, ctx, out, WALKER)
 
 
 class _Walker:
