@@ -182,9 +182,13 @@ def remember_written(
 
         text = gitstream.marker(argv)
         written += [(a, False) for a in gitstream.output_files(argv)]
-    elif name == "cat" and len([a for a in argv[1:] if a[:1] != "-"]) == 1:
-        src = next(a for a in argv[1:] if a[:1] != "-")  # `cat a > b`: b holds what a holds
-        text = env.get(FILE + src, "\x00copy:" + src)
+    elif (
+        name == "cat"
+        and len([a for a in argv[1:] if a[:1] != "-"]) == 1
+        and not any(append for _, append in written)
+        and FILE + next(a for a in argv[1:] if a[:1] != "-") in env
+    ):
+        text = env[FILE + next(a for a in argv[1:] if a[:1] != "-")]  # `cat a > b`: a's text
     else:
         text = piped_text(simple)
         if name in EDITORS:
