@@ -109,6 +109,8 @@ GIT = [
      "| git update-ref --stdin", MOVE, "commit"),
     ("git stash -q", "> .git/logs/refs/stash", "core.git:ref-files", "stash"),
     ("", ">| .git/refs/heads/feature", "core.git:ref-files", "commit"),
+    ("", "git branch --force --no-track feature main", MOVE, "commit"),
+    ("", "git branch -f -t feature main", MOVE, "commit"),
     # Pushes that delete through the remote's configured refspec.
     ("", "git -c remote.origin.push=:refs/heads/teammate push origin", PUSH_DEL, "remote"),
     ("", "git config remote.origin.push :teammate; git push", PUSH_DEL, "remote"),
@@ -227,6 +229,8 @@ SAFE = [
     ("", "git stash show -p"),
     ("", "echo done | (cd src && ls)"),
     ("", "git update-ref refs/heads/newb HEAD"),
+    ("", "git branch -f newbranch main"),
+    ("", "git branch -f -u origin/main main"),
     ("", f"printf 'create refs/heads/nb %s\\n' {FEATURE} | git update-ref --stdin"),
     ("", f"printf 'update refs/heads/nb2 %s\\n' {FEATURE} | git update-ref --stdin"),
     ("", "git -c remote.origin.push=refs/heads/main:refs/heads/main push -q origin"),

@@ -39,6 +39,13 @@ _VALUED = {
 }  # fmt: skip
 
 
+# git branch options that list, inspect or set upstreams: no branch is created or moved.
+_BRANCH_NOT_CREATE = frozenset(("--list", "--all", "--remotes", "--contains", "--no-contains",
+                                "--merged", "--no-merged", "--points-at", "--sort", "--format",
+                                "--show-current", "--edit-description", "--set-upstream-to",
+                                "--unset-upstream", "--verbose", "--column"))  # fmt: skip
+
+
 def _short(a: str, letter: str) -> bool:
     return a[:1] == "-" and a[1:2] != "-" and letter in a[1:]
 
@@ -215,8 +222,11 @@ def _overwritten(
             source = ops[0] if len(ops) > 1 else current_branch(here)
             if target != source:
                 names.append(target)
-        elif len(opts) == len([o for o in opts if o == "--force" or o in ("-f", "-q")]):
-            names.append(ops[0])  # git branch -f NAME [START]
+        elif not any(
+            o.split("=")[0] in _BRANCH_NOT_CREATE or o[:2] in ("-u", "-l", "-a", "-r", "-v")
+            for o in opts
+        ):
+            names.append(ops[0])  # git branch -f [--no-track …] NAME [START]
     elif sub in ("checkout", "switch"):
         letters = ("B",) if sub == "checkout" else ("C",)
         for k in range(2, len(argv) - 1):
