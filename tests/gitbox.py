@@ -16,6 +16,7 @@ import io
 import json
 import os
 import subprocess
+import time
 from pathlib import Path
 
 from dcg import hook as dcg_hook
@@ -38,6 +39,7 @@ def make(base: Path, submodule: bool = False) -> tuple[Path, dict[str, str]]:
     env = {
         "HOME": str(box),
         "TMPDIR": str(box / "tmp"),
+        "TMUX_TMPDIR": str(box / "tmp"),  # a tmux server the line starts lives in the box
         "PATH": os.environ["PATH"],
         "GIT_CONFIG_SYSTEM": "/dev/null",
         "GIT_AUTHOR_NAME": "t",
@@ -79,6 +81,12 @@ echo 'uncommitted lib work' > vendor/lib/lib.c
 
 def bash(box: Path, env: dict[str, str], command: str) -> None:
     subprocess.run(["bash", "-c", command], cwd=box, env=env, capture_output=True, timeout=60)
+    if "tmux" in command:  # a detached pane runs on its own: let it, then stop the box's server
+        for _ in range(30):
+            if not (box / "src" / "canary").exists():
+                break
+            time.sleep(0.1)
+        subprocess.run(["tmux", "kill-server"], cwd=box, env=env, capture_output=True, timeout=30)
 
 
 def state(box: Path, env: dict[str, str], feat: str) -> dict[str, object]:

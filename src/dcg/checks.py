@@ -61,8 +61,8 @@ def git_ref_files(command: Command, cwd: str) -> bool:
     """``command`` deletes or writes ``.git/refs/…``, ``.git/logs/…`` or
     ``.git/packed-refs`` (of a git dir: ``.git`` or a directory with HEAD and refs)."""
     argv = command.argv
-    if not argv or argv[0] == "git":
-        return False
+    if argv[:1] == ("git",) or not (argv or command.redirects):
+        return False  # `> .git/logs/refs/stash` alone empties the stash's log
     from dcg.oslite import path as posixpath
     from dcg.selfpaths import effective_cwd, normalise
     from dcg.writes import targets

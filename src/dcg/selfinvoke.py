@@ -54,7 +54,10 @@ def dcg_invocation(
         return None
     name = argv[0]
     rest: list[str] | None = None
-    unknown_program = (command.dynamic and name.startswith("$")) or name in ("{}", "<dynamic>")
+    unknown_program = (command.dynamic and name.startswith(("$", "`"))) or name in (
+        "{}",
+        "<dynamic>",
+    )
     if name in ("dcg", "dcg.exe") or name in aliases or unknown_program:
         rest = list(argv[1:])
     else:

@@ -76,7 +76,10 @@ STOP = [
     (W + "exec 4< w.sh; bash 0<&4", "core.shell:opaque-exec"),
     ("echo 'rm -rf src' 1> w.sh; bash < w.sh", "core.filesystem:rm-rf"),
     (W + "xargs -a w.sh -I{} bash -c {}", "core.shell:opaque-exec"),
-    ("echo 'rm -rf src' | xargs -I% sh -c %", "core.shell:opaque-exec"),
+    (
+        "echo 'rm -rf src' | xargs -I% sh -c %",
+        "core.filesystem:rm-rf",
+    ),  # xargs puts each line in place of %
     (W + "cp w.sh run; bash run", "core.filesystem:rm-rf"),
     (W + "mkfifo p; (cat $(ls w*) > p &); source p", "core.shell:opaque-exec"),
 ]

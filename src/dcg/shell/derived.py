@@ -77,15 +77,65 @@ def label(name: str, work: unwrap.Work, start: int) -> str:
     A find feeding xargs is named (``xargs < find``: its expression is judged instead of
     rm's missing operands); xargs fed known text hands its words to the command.
     """
-    if name not in _FEEDING or not work.piped:
+    text = work.fed if work.fed is not None else work.stdin  # a pipe, or <<< and heredocs
+    if name not in _FEEDING or not (work.piped or text is not None):
         return name
-    if name == "xargs" and work.fed is not None:
-        opts = work.argv[1:start]
-        if not any(o[:2] in ("-I", "-i", "-0", "-d", "-a", "-E") or o[:2] == "--" for o in opts):
-            words = work.fed.split()
-            work.argv = [*work.argv, *words]
-            work.dyns = [*work.dyns, *([False] * len(words))]
+    if name == "xargs" and text is not None:
+        _xargs_input(work, start, text)
     return f"{name} < find" if work.feeder == "find" else name
+
+
+def _xargs_input(work: unwrap.Work, start: int, text: str) -> None:
+    """Give the command xargs runs the words of ``text`` as xargs hands them over: split
+    on blanks (``-0``: NULs, ``-d C``: C), or put in place of ``-I STR`` once per line."""
+    opts = work.argv[1:start]
+    sep: str | None = None
+    replace: str | None = None
+    k = 0
+    while k < len(opts):
+        o = opts[k]
+        value = opts[k + 1] if k + 1 < len(opts) else None
+        if o in ("-0", "--null"):
+            sep = "\x00"
+        elif o.startswith("--delimiter="):
+            sep = o.partition("=")[2]
+        elif o in ("-d", "--delimiter") and value is not None:
+            sep, k = value, k + 1
+        elif o.startswith("-d"):
+            sep = o[2:]
+        elif o.startswith("--replace="):
+            replace = o.partition("=")[2]
+        elif o in ("-I", "--replace") and value is not None:
+            replace, k = value, k + 1
+        elif o.startswith("-I"):
+            replace = o[2:]
+        elif o in ("-i", "--replace"):
+            replace = "{}"
+        elif o.startswith("-i"):
+            replace = o[2:]
+        elif o[:2] in ("-a", "-E") or o.startswith(("--arg-file", "--eof")):
+            return  # reads another file, or stops at a marker: not this text
+        k += 1
+    if sep is not None:
+        sep = {"\\n": "\n", "\\t": "\t", "\\0": "\x00"}.get(sep, sep)
+        words = [w for w in text.split(sep) if w and w != "\n"]
+        if sep != "\n" and words and words[-1].endswith("\n"):
+            words[-1] = words[-1][:-1]
+    else:
+        words = text.split()
+    if replace is None:
+        work.argv = [*work.argv, *words]
+        work.dyns = [*work.dyns, *([False] * len(words))]
+        return
+    # One run per line: judged as one run with every line in place of STR (each word).
+    lines = [line.strip() for line in text.split("\n") if line.strip()][:64]
+    if lines and replace:
+        argv, dyns = work.argv[:start], work.dyns[:start]
+        for a, dyn in zip(work.argv[start:], work.dyns[start:], strict=False):
+            each = [a.replace(replace, x) for x in lines] if replace in a else [a]
+            argv += each
+            dyns += [dyn] * len(each)
+        work.argv, work.dyns = argv, dyns
 
 
 def find_feeding(work: unwrap.Work, out: list[Command], mark: int) -> None:

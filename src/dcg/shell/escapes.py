@@ -129,7 +129,7 @@ def ed(w: Work) -> None:
 # ---- sqlite3: dot commands that run a shell ----
 
 
-def _sqlite_text(w: Work, text: str) -> None:
+def sqlite_text(w: Work, text: str) -> None:
     for line in text.replace(";", "\n").split("\n"):
         t = line.strip()
         if not t.startswith("."):
@@ -154,7 +154,7 @@ def sqlite(w: Work) -> None:
     while i < len(argv):
         a = argv[i]
         if a in ("-cmd", "--cmd") and i + 1 < len(argv):
-            _sqlite_text(w, argv[i + 1])
+            sqlite_text(w, argv[i + 1])
             i += 2
             continue
         if a in ("-init", "-separator", "-newline", "-nullvalue", "-vfs", "-escape", "-maxsize"):
@@ -162,12 +162,12 @@ def sqlite(w: Work) -> None:
             continue
         if not a.startswith("-"):
             if seen_db:
-                _sqlite_text(w, a)
+                sqlite_text(w, a)
             seen_db = True
         i += 1
     text = w.stdin if w.stdin is not None else w.fed
     if text is not None:
-        _sqlite_text(w, text)
+        sqlite_text(w, text)
 
 
 # ---- Tcl (tclsh, wish, expect): exec, open "|…", spawn, system ----

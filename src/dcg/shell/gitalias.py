@@ -16,6 +16,7 @@ from __future__ import annotations
 
 from dcg import oslite as os
 from dcg.shell import gitargs
+from dcg.shell.gitargs import split
 from dcg.shell.limits import cache
 
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
@@ -208,37 +209,6 @@ def _parameters(text: str) -> list[tuple[str, str | None]]:
     return out
 
 
-def split(value: str) -> list[str]:
-    """An alias value split into words as git's ``split_cmdline`` does (quotes, backslash)."""
-    words: list[str] = []
-    buf: list[str] = []
-    quote = ""
-    started = False
-    i = 0
-    while i < len(value):
-        c = value[i]
-        i += 1
-        if c == "\\" and quote != "'" and i < len(value):
-            buf.append(value[i])
-            i += 1
-            started = True
-        elif quote and c == quote:
-            quote = ""
-        elif not quote and c in "'\"":
-            quote = c
-            started = True
-        elif not quote and c in " \t\n":
-            if started:
-                words.append("".join(buf))
-            buf, started = [], False
-        else:
-            buf.append(c)
-            started = True
-    if started:
-        words.append("".join(buf))
-    return words
-
-
 def _start(git: _Git, env: dict[str, str | None]) -> str | None:
     """The directory git will run in: payload cwd, then `cd` on the line, then `-C`."""
     here = env.get(BASE)
@@ -284,8 +254,11 @@ class _Lookup:
             if git_dir == UNKNOWN:
                 self.files, self.unknown = [], "git --git-dir is computed at run time"
             else:
+                included = [
+                    (k, v) for k, v in self.env.state.git_settings.items() if _is_include(k)
+                ]
                 self.files, self.unknown = gitsources.files(
-                    self._variable, start, git_dir, self.command, self.env
+                    self._variable, start, git_dir, [*included, *self.command], self.env
                 )
         return self.files
 
@@ -331,8 +304,9 @@ def resolve(w: Work, env: Vars) -> None:
     if len(w.argv) < 2:
         return
     if w.argv[1] == "config":
-        _remember(w.argv, w.dyns, env)
-        return
+        _remember(w.argv, w.dyns, env, _start(git, env))
+        if not any(a in ("-e", "--edit", "edit") for a in w.argv[2:]):
+            return  # `git config -e` runs the editor: judged below like any git command
     lookup: _Lookup | None = None
     for _ in range(MAX_ALIAS_DEPTH):
         sub = w.argv[1] if len(w.argv) > 1 else ""
@@ -375,11 +349,16 @@ def resolve(w: Work, env: Vars) -> None:
 
     settings, start = lookup.every(), _start(git, env)
     toolruns.git(w, env, settings)
+    githooks.written_hooks(w, env, settings, start)
     w.hooks = githooks.present(githooks.run_by(w.argv), start, settings, env)
     if len(w.argv) > 1:
         from dcg.shell import gitforms
 
         gitforms.mark(w, env, start, settings)
+    if w.argv[1:2] == ["apply"]:
+        from dcg.shell import gitstream
+
+        gitstream.apply(w, env, start)
 
 
 def _external(w: Work, sub: str, env: dict[str, str | None]) -> None:
@@ -418,10 +397,10 @@ FILE = "\x00file:"  # dcg.shell.runtext.FILE
 
 
 def patch(w: Work, env: dict[str, str | None]) -> None:
-    """``patch -R`` of the work tree's own diff (:func:`dcg.shell.gitforms.patch`)."""
-    from dcg.shell import gitforms
+    """``patch -R`` of the work tree's own diff (:func:`dcg.shell.gitstream.patch`)."""
+    from dcg.shell import gitstream
 
-    gitforms.patch(w, env, _start(_Git(), env))
+    gitstream.patch(w, env, _start(_Git(), env))
 
 
 def _quote(word: str) -> str:
@@ -455,8 +434,9 @@ _CONFIG_READS = frozenset(("--unset", "--unset-all", "--get", "--get-all", "--ge
                            "--remove-section", "rename-section", "remove-section"))  # fmt: skip
 
 
-def _remember(argv: list[str], dyns: list[bool], env: Vars) -> None:
-    """``git config [scope] [set|--add|…] KEY VALUE`` earlier on the line: remember it."""
+def _remember(argv: list[str], dyns: list[bool], env: Vars, start: str | None) -> None:
+    """``git config [scope] [set|--add|…] KEY VALUE`` earlier on the line: remember it (an
+    included file's relative path as git reads it: from the config file's directory)."""
     words: list[tuple[str, bool]] = []
     k = 2
     while k < len(argv):
@@ -471,4 +451,24 @@ def _remember(argv: list[str], dyns: list[bool], env: Vars) -> None:
         k += 1
     if len(words) >= 2 and "." in words[0][0] and not words[0][1]:
         value, dyn = words[1]
-        env.state.git_settings[_key(words[0][0])] = None if dyn else value
+        key = _key(words[0][0])
+        if not dyn and _is_include(key) and not os.path.isabs(value) and value[:1] != "~":
+            value = os.path.join(_config_dir(argv, start), value)
+        env.state.git_settings[key] = None if dyn else value
+
+
+def _is_include(key: str) -> bool:
+    return key == "include.path" or (key.startswith("includeif.") and key.endswith(".path"))
+
+
+def _config_dir(argv: list[str], start: str | None) -> str:
+    """The directory of the file ``git config …`` writes (relative includes start there)."""
+    if "--global" in argv:
+        return os.environ.get("HOME") or "/"
+    for k, a in enumerate(argv[:-1]):
+        if a in ("-f", "--file"):
+            return os.path.dirname(os.path.join(start or "/", argv[k + 1]))
+    from dcg.shell import gitconfig
+
+    found = gitconfig.repository_config(start or ".") if start else []
+    return os.path.dirname(found[-1]) if found else (start or "/")

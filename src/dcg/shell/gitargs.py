@@ -161,3 +161,34 @@ def disables_require_force(setting: str) -> bool:
         and eq == "="
         and value.lower() in ("false", "no", "off", "0", "")
     )
+
+
+def split(value: str) -> list[str]:
+    """An alias value split into words as git's ``split_cmdline`` does (quotes, backslash)."""
+    words: list[str] = []
+    buf: list[str] = []
+    quote = ""
+    started = False
+    i = 0
+    while i < len(value):
+        c = value[i]
+        i += 1
+        if c == "\\" and quote != "'" and i < len(value):
+            buf.append(value[i])
+            i += 1
+            started = True
+        elif quote and c == quote:
+            quote = ""
+        elif not quote and c in "'\"":
+            quote = c
+            started = True
+        elif not quote and c in " \t\n":
+            if started:
+                words.append("".join(buf))
+            buf, started = [], False
+        else:
+            buf.append(c)
+            started = True
+    if started:
+        words.append("".join(buf))
+    return words

@@ -20,7 +20,6 @@ if TYPE_CHECKING:
     from dcg.shell.unwrap import Work
 
 FILE = "\x00file:"  # dcg.shell.runtext.FILE
-WORKTREE_DIFF = "\x00worktree-diff"  # dcg.shell.toolruns.WORKTREE_DIFF
 ZERO = frozenset(("0" * 40, "0" * 64))
 _NOW = ("now", "all", "0", "never")
 # Options whose value is the next word, by subcommand.
@@ -38,6 +37,13 @@ _VALUED = {
                       "--no-contains", "--points-at", "--merged", "--no-merged", "--sort",
                       "--format", "--cleanup")),
 }  # fmt: skip
+
+
+# git branch options that list, inspect or set upstreams: no branch is created or moved.
+_BRANCH_NOT_CREATE = frozenset(("--list", "--all", "--remotes", "--contains", "--no-contains",
+                                "--merged", "--no-merged", "--points-at", "--sort", "--format",
+                                "--show-current", "--edit-description", "--set-upstream-to",
+                                "--unset-upstream", "--verbose", "--column"))  # fmt: skip
 
 
 def _short(a: str, letter: str) -> bool:
@@ -91,13 +97,6 @@ def mark(
             _add(w, "--force")
     elif sub == "update-ref":
         _update_ref(w, env, here, opts, ops)
-    elif sub == "apply" and here is not None and "--worktree-diff" not in argv:
-        files = ops or ([w.infile] if w.infile else []) or w.feed_files
-        if any(o == "--reverse" or _short(o, "R") for o in opts) and any(
-            env.get(FILE + f) == WORKTREE_DIFF or reverses_worktree(_patch(f, env, here), here)
-            for f in files
-        ):
-            _add(w, "--worktree-diff")
     elif sub == "maintenance" and ops[:1] == ["run"]:
         _maintenance(w, settings)
     # git tag -f NAME over an existing tag: the old tag object is dropped.
@@ -137,25 +136,59 @@ def _update_ref(
     w: Work, env: dict[str, str | None], here: str | None, opts: list[str], ops: list[str]
 ) -> None:
     if "--stdin" in opts:
-        if w.infile is None or w.stdin is not None or here is None or "-d" in w.argv:
-            return  # piped and here-strings: dcg.shell.toolruns reads them
+        fed = w.stdin if w.stdin is not None else w.fed
+        if fed is not None:  # a here-string, a heredoc, echo or printf piped in
+            _add(w, *stdin_updates(fed, here, "--no-deref" in opts))
+            return
+        if w.infile is None or here is None or w.piped:
+            return  # piped from what dcg cannot read: dcg.shell.toolruns makes it opaque
         known, text = _text(w.infile, env, here)
         if not known:
             w.opaque = w.opaque or f"git update-ref --stdin reads {w.infile}, unknown here"
-        elif any(
-            line.split()[:1] == ["delete"] or " 0000000000" in line
-            for line in (text or "").replace("\x00", "\n").split("\n")
-        ):
-            _add(w, "-d")
+        else:
+            _add(w, *stdin_updates(text or "", here, "--no-deref" in opts))
         return
     if "-d" in opts or len(ops) < 2:
         return
-    if ops[1] in ZERO:
-        _add(w, "-d")  # the null id as the new value deletes the ref
-    elif here is not None and ops[0].startswith("refs/heads/"):
-        name = ops[0][len("refs/heads/") :]
-        if branch_exists(here, name):
-            _add(w, f"--overwrites-branch={name}")
+    _add(w, *_ref_update(ops[0], ops[1], here, "--no-deref" in opts))
+
+
+def _ref_update(ref: str, new: str, here: str | None, no_deref: bool) -> tuple[str, ...]:
+    """The words saying what setting ``ref`` to ``new`` destroys: ``-d`` when it deletes
+    the ref (the null id) or drops a tag object, ``--overwrites-branch=NAME`` when it moves
+    an existing branch (``HEAD`` moves the branch it names)."""
+    if new in ZERO or (new[:10] == "0" * 10 and set(new) == {"0"}):
+        return ("-d",)
+    if here is None:
+        return ()
+    if ref == "HEAD" and not no_deref:
+        ref = "refs/heads/" + current_branch(here) if current_branch(here) else ref
+    if ref.startswith("refs/heads/") and branch_exists(here, ref[len("refs/heads/") :]):
+        return (f"--overwrites-branch={ref[len('refs/heads/') :]}",)
+    if ref.startswith("refs/tags/") and branch_exists(here, ref[len("refs/tags/") :], "tags"):
+        return ("-d",)  # the old tag object (tags keep no reflog) is dropped
+    return ()
+
+
+def stdin_updates(text: str, here: str | None, no_deref: bool = False) -> tuple[str, ...]:
+    """What the instructions ``git update-ref --stdin`` reads destroy (lines, or ``-z``
+    fields): ``delete REF``, and ``update REF NEW [OLD]`` of an existing branch or tag or
+    to the null id. A value dcg could not know counts as another commit."""
+    words: list[str] = []
+    for line in text.replace("\x00", "\n").split("\n"):
+        parts = line.split()
+        if not parts:
+            continue
+        if parts[0] == "delete" or (parts[0] == "update" and len(parts) > 1 and parts[-1] in ZERO):
+            return ("-d",)
+        if parts[0] == "update" and len(parts) > 1:
+            new = (
+                parts[2] if len(parts) > 2 else "\x00unknown"
+            )  # -z: the value is on a line of its own
+            for word in _ref_update(parts[1], new, here, no_deref):
+                if word not in words:
+                    words.append(word)
+    return tuple(words)
 
 
 def _maintenance(w: Work, settings: list[tuple[str, str | None]]) -> None:
@@ -189,8 +222,11 @@ def _overwritten(
             source = ops[0] if len(ops) > 1 else current_branch(here)
             if target != source:
                 names.append(target)
-        elif len(opts) == len([o for o in opts if o == "--force" or o in ("-f", "-q")]):
-            names.append(ops[0])  # git branch -f NAME [START]
+        elif not any(
+            o.split("=")[0] in _BRANCH_NOT_CREATE or o[:2] in ("-u", "-l", "-a", "-r", "-v")
+            for o in opts
+        ):
+            names.append(ops[0])  # git branch -f [--no-track …] NAME [START]
     elif sub in ("checkout", "switch"):
         letters = ("B",) if sub == "checkout" else ("C",)
         for k in range(2, len(argv) - 1):
@@ -261,61 +297,3 @@ def reverses_worktree(patch: str, here: str) -> bool:
     git_dir = dirs[-1]
     top = os.path.dirname(git_dir) if os.path.basename(git_dir) == ".git" else here
     return gitpatch.loses_work(patch, top, git_dir)
-
-
-def patch(w: Work, env: dict[str, str | None], here: str | None) -> None:
-    """``git diff | patch -R``, ``patch -R < p.diff``, ``patch -R -i p.diff``: a reversed
-    patch of the uncommitted changes puts the files back: marked ``--worktree-diff``."""
-    argv = w.argv
-    reverse = False
-    source: str | None = None
-    ops: list[str] = []
-    k = 1
-    while k < len(argv):
-        a = argv[k]
-        if a in ("-R", "--reverse"):
-            reverse = True
-        elif a in ("-i", "--input") and k + 1 < len(argv):
-            source = argv[k + 1]
-            k += 1
-        elif a.startswith("--input="):
-            source = a.partition("=")[2]
-        elif a.startswith("-") and a[1:2] != "-" and len(a) > 1:
-            head = a[1:]
-            for j, c in enumerate(head):
-                if c == "R":
-                    reverse = True
-                if c in "pdioDFrBYVzg":  # takes a value: the rest of the word
-                    if c == "i":
-                        source = head[j + 1 :] or (argv[k + 1] if k + 1 < len(argv) else None)
-                        k += 0 if head[j + 1 :] else 1
-                    elif not head[j + 1 :]:
-                        k += 1
-                    break
-        elif not a.startswith("-"):
-            ops.append(a)
-        k += 1
-    if not reverse or "--dry-run" in argv:
-        return
-    if source is None and len(ops) >= 2:
-        source = ops[1]
-    if source is None and w.infile is not None:
-        source = w.infile
-    if source is None and w.feed_files:  # cat p.diff | patch -R
-        source = w.feed_files[0]
-    diff = False
-    if source is not None and here is not None:
-        diff = env.get(FILE + source) == WORKTREE_DIFF or reverses_worktree(
-            _patch(source, env, here), here
-        )
-    elif source is None and w.piped:
-        from dcg.shell import toolruns
-
-        fed_by = toolruns._unwrapped(w.feeder_argv)
-        k = 1
-        while k < len(fed_by) and fed_by[k].startswith("-"):  # git's own options
-            k += 2 if fed_by[k] in ("-c", "-C", "--git-dir", "--work-tree") else 1
-        diff = bool(fed_by) and fed_by[0].rpartition("/")[2] == "git"
-        diff = diff and toolruns._worktree_diff(fed_by[k:])
-    if diff:
-        _add(w, "--worktree-diff")

@@ -140,3 +140,46 @@ def judge(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
 
             bounded(ctx.budget, ctx.files, shown, read)
             out.extend(c for c in found if c.argv[:1] != (_OPAQUE,))
+
+
+FILE = "\x00file:"  # dcg.shell.runtext.FILE
+EDIT = "\x00edit:"  # dcg.shell.edits.EDIT
+
+
+def written_hooks(
+    w: Work, env: dict[str, str | None], settings: list[tuple[str, str | None]], here: str | None
+) -> None:
+    """A hook file written earlier on the line (``.git/hooks``, ``core.hooksPath``; copied,
+    linked, fed from stdin) runs when git reaches it: judge its text."""
+    keys = [k for k in env if k.startswith(FILE)]
+    if not keys:
+        return
+    from dcg.shell import gitsources
+
+    rel_dirs = [".git/hooks/"] + [
+        v.rstrip("/") + "/" for k, v in settings if k == "core.hookspath" and v
+    ]
+    full_dirs = [os.path.normpath(d) for d in dirs(here, settings)] if here else []
+    texts: dict[str, str | None] | None = None
+    for key in keys:
+        path = key[len(FILE) :]
+        rel = path[2:] if path.startswith("./") else path
+        where = gitsources.absolute(env, path)
+        if not (any(rel.startswith(d) or ("/" + d) in rel for d in rel_dirs)
+                or os.path.dirname(where) in full_dirs):  # fmt: skip
+            continue
+        text = env[key]
+        if text is not None and text.startswith(EDIT):
+            from dcg.shell import edits
+
+            # Edited on the line: what was added is judged (the hook's old text ran
+            # before); an edit dcg cannot apply leaves the text unknown.
+            text = edits.apply("", text[len(EDIT) :].split("\x1e"))
+        elif text is not None and text.startswith("\x00copy:"):
+            texts = gitsources.written(env) if texts is None else texts
+            text = texts.get(where)  # copied or linked: what the source holds
+        if text is None:
+            if w.opaque is None:
+                w.opaque = f"git runs the hook {path}, written earlier with unknown text"
+        elif not text.startswith("\x00"):
+            w.payloads.append(("sh", f"git hook {path} (written on this line)", text, []))

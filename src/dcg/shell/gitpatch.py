@@ -1,4 +1,4 @@
-"""Whether a patch, applied in reverse, takes back changes git holds no copy of.
+"""Whether applying a patch (reversed, or ``git diff -R`` forward) takes back unkept work.
 
 ``git diff > p.diff`` in one call and ``git apply -R p.diff`` or ``patch -R < p.diff`` in
 the next discard the uncommitted changes as surely as ``git checkout -- .``. Reversing a
@@ -90,4 +90,31 @@ def loses_work(patch: str, top: str, git_dir: str) -> bool:
         digest = hashlib.sha1(b"blob %d\x00" % len(data) + data).hexdigest()
         if digest != blobs[path]:
             return True
+    return False
+
+
+def restores_index(patch: str, top: str, git_dir: str) -> bool:
+    """Whether applying ``patch`` forward in the work tree ``top`` gives a file with
+    unstaged changes its index content back: the patch's ``index OLD..NEW`` line names the
+    index's blob as NEW while the file holds something else (``git diff -R``'s output)."""
+    import hashlib
+
+    blobs = index_blobs(git_dir)
+    if blobs is None:
+        return False
+    path = ""
+    for line in patch.split("\n")[:50000]:
+        if line.startswith("diff --git "):
+            both = line[11:]  # "a/PATH b/PATH" (b/ first with -R, no prefix with --no-prefix)
+            path = both[(len(both) - 1) // 2 + 1 :]
+            path = path[2:] if path[:2] in ("a/", "b/") and both[:2] in ("a/", "b/") else path
+        elif line.startswith("index ") and ".." in line and path in blobs:
+            new = line[6:].split()[0].partition("..")[2]
+            if len(new) < 7 or not blobs[path].startswith(new):
+                continue
+            data = _bytes(os.path.join(top, path))
+            if data is None:
+                continue
+            if hashlib.sha1(b"blob %d\x00" % len(data) + data).hexdigest() != blobs[path]:
+                return True
     return False

@@ -94,19 +94,28 @@ def written(env: dict[str, str | None]) -> dict[str, str | None]:
     keys = [k for k in env if k.startswith(FILE)]
     if not keys:
         return {}
+    here = _here(env)
+    out: dict[str, str | None] = {}
+    for key in keys:
+        where = absolute(env, key[len(FILE) :])
+        out[where] = _text(env[key], where, env, here)
+    return out
+
+
+def _here(env: dict[str, str | None]) -> str:
     here = env.get(_BASE) or "/"
     moved = env.get(_CWD)
     if moved and not moved.startswith("\x00"):  # `cd` earlier on the line
         here = os.path.normpath(os.path.join(here, moved))
-    out: dict[str, str | None] = {}
+    return here
+
+
+def absolute(env: dict[str, str | None], path: str) -> str:
+    """The absolute, normalised path a file written on the line (``FILE`` key) names."""
     home = os.environ.get("HOME") or ""
-    for key in keys:
-        path = key[len(FILE) :]
-        if home and (path == "~" or path.startswith("~/")):  # the shell expanded it
-            path = home + path[1:]
-        where = os.path.normpath(path if os.path.isabs(path) else os.path.join(here, path))
-        out[where] = _text(env[key], where, env, here)
-    return out
+    if home and (path == "~" or path.startswith("~/")):  # the shell expanded it
+        path = home + path[1:]
+    return os.path.normpath(path if os.path.isabs(path) else os.path.join(_here(env), path))
 
 
 def _text(value: str | None, where: str, env: dict[str, str | None], here: str) -> str | None:
@@ -121,11 +130,17 @@ def _text(value: str | None, where: str, env: dict[str, str | None], here: str) 
         return edits.apply(disk, value[len(edits.EDIT) :].split("\x1e"))
     if value.startswith("\x00copy:"):
         source = value[len("\x00copy:") :]
-        if FILE + source in env:
-            inner = env[FILE + source]
+        full = os.path.normpath(source if os.path.isabs(source) else os.path.join(here, source))
+        key = FILE + source
+        if key not in env:  # `ln -s "$PWD/h.sh" …` of a file written as h.sh
+            key = next(
+                (k for k in env if k.startswith(FILE) and absolute(env, k[len(FILE) :]) == full),
+                key,
+            )
+        if key in env:
+            inner = env[key]
             return None if inner is None or inner.startswith("\x00") else inner
-        full = source if os.path.isabs(source) else os.path.join(here, source)
-        return gitconfig._read(os.path.normpath(full))
+        return gitconfig._read(full)
     if value.startswith("\x00"):  # downloaded, or a program's output
         return None
     return value

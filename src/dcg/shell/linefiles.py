@@ -134,6 +134,10 @@ def remember_written(
         feeder = normalize(source.fields[0]) if source and source.fields else ""
         text = scripts.FETCHED if feeder in opaque.FETCHERS else (
             piped_text(source) if source is not None else None)  # fmt: skip
+        if text is None and source is not None:  # `git diff | tee p`: a patch of the work
+            from dcg.shell import gitstream
+
+            text = gitstream.marker(origin(source))
     elif name in opaque.FETCHERS:
         text = scripts.FETCHED
         for k, a in enumerate(argv[:-1]):
@@ -143,24 +147,30 @@ def remember_written(
         _moved(_move_args(argv[2:] if name == "git" else argv[1:], name == "git"), env)
         text = None
     elif name in _COPIERS:
-        args = [a for a in argv[1:] if not a.startswith("-")]
-        if name == "mv" or (name == "ln" and any(
+        valued = (
+            ("-m", "-o", "-g", "-S", "--mode", "--owner", "--group") if name == "install" else ()
+        )
+        args = [a for k, a in enumerate(argv[1:], 1) if a[:1] != "-" and argv[k - 1] not in valued]
+        symbolic = name == "ln" and any(
             a == "--symbolic" or (a[:1] == "-" and a[1:2] != "-" and "s" in a) for a in argv[1:]
-        )):  # fmt: skip
+        )
+        if name == "mv" or symbolic:
             _moved(_move_args(argv[1:]), env)
-        if name == "install":  # -m MODE, -o OWNER, -g GROUP take a value
-            valued = ("-m", "-o", "-g", "-S", "--mode", "--owner")
-            args = [
-                a for k, a in enumerate(argv[1:], 1) if a[:1] != "-" and argv[k - 1] not in valued
-            ]
         if len(args) == 2 and args[0] in _STDIN:  # `install /dev/stdin x.sh <<< …`
             _store(env, args[1], _fed(simple))
         elif len(args) == 2:
-            env[FILE + args[1]] = env.get(FILE + args[0], "\x00copy:" + args[0])
+            src = args[0]
+            if symbolic and src[:1] not in ("/", "~"):  # a link's target: from its directory
+                src = os.path.normpath(os.path.join(os.path.dirname(args[1]), src))
+            env[FILE + args[1]] = env.get(FILE + src, "\x00copy:" + src)
         text = piped_text(simple)
     elif name in ("dd", "sponge"):  # what is fed in: `… | dd of=x.sh`, `sponge x.sh`
         infile = next((a[3:] for a in argv[1:] if a.startswith("if=")), "")
         text = _fed(simple) if infile in ("", *_STDIN) else None
+        if text is None and infile in ("", *_STDIN) and pipe is not None:
+            from dcg.shell import gitstream
+
+            text = gitstream.marker(origin(pipe))  # `git diff | dd of=p`: a patch of the work
         if name == "dd":
             written += [(a[3:], False) for a in argv[1:] if a.startswith("of=") and a[3:]]
         else:
@@ -170,10 +180,18 @@ def remember_written(
         names = [a for k, a in enumerate(argv[1:], 1) if a[:1] != "-" and argv[k - 1] != "-m"]
         written += [(a, False) for a in (names[:1] if name == "mknod" else names)]
         text = None
-    elif name == "git" and argv[1:2] in (["diff"], ["stash"]):
-        from dcg.shell import toolruns
+    elif name == "git":
+        from dcg.shell import gitstream
 
-        text = toolruns.WORKTREE_DIFF if toolruns._worktree_diff(argv[1:]) else None
+        text = gitstream.marker(argv)
+        written += [(a, False) for a in gitstream.output_files(argv)]
+    elif (
+        name == "cat"
+        and len([a for a in argv[1:] if a[:1] != "-"]) == 1
+        and not any(append for _, append in written)
+        and FILE + next(a for a in argv[1:] if a[:1] != "-") in env
+    ):
+        text = env[FILE + next(a for a in argv[1:] if a[:1] != "-")]  # `cat a > b`: a's text
     else:
         text = piped_text(simple)
         if name in EDITORS:
@@ -357,3 +375,21 @@ def stands_for(work: Work, env: dict[str, str | None]) -> None:
         work.argv = [*argv[:at], *extra, *argv[at:]]
         work.dyns = [*work.dyns[:at], *([False] * len(extra)), *work.dyns[at:]]
         work.data = {(j + len(extra) if j >= at else j): why for j, why in work.data.items()}
+
+
+def origin(pipe: Simple) -> list[str]:
+    """The words of the command whose output reaches the end of the pipe stage ``pipe``
+    unchanged (``git diff | tee p | cat``: ``git diff``); [] when a compound sends it."""
+    from dcg.shell import gitstream
+
+    for _ in range(16):
+        if pipe is OPAQUE:
+            return []
+        if pipe.group is not None:  # `{ git diff; } | …`: what the group prints
+            from dcg.shell.gitstream import sense
+
+            return next((list(s.fields) for s in pipe.group if sense(s.fields)), [])
+        if not gitstream.through(pipe.fields) or pipe.pipe_in is None:
+            return list(pipe.fields)
+        pipe = pipe.pipe_in
+    return []

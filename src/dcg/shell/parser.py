@@ -24,8 +24,8 @@ _SEPARATING = frozenset(
 class Simple:
     """One simple command before expansion; the walker fills ``fields`` and ``stdin``."""
 
-    __slots__ = ("assigns", "extra", "fields", "flow", "forget", "grouped", "pipe_in", "redirects",
-                 "stdin", "words")  # fmt: skip
+    __slots__ = ("assigns", "extra", "fields", "flow", "forget", "group", "grouped", "pipe_in",
+                 "redirects", "stdin", "words")  # fmt: skip
 
     def __init__(self) -> None:
         self.words: list[Word] = []
@@ -44,6 +44,8 @@ class Simple:
         # The frames around it whose variables do not simply carry on (dcg.shell.flow):
         # subshells, branches that may not run, function bodies.
         self.flow: list[Frame] = []
+        # For the stand-in pipe_in of `{ …; } | cmd` and `( … ) | cmd`: the group's commands.
+        self.group: list[Simple] | None = None
         # Redirections of the compound command just closed (`{ …; } > f`, `done > f`).
         self.grouped = False
 
@@ -201,6 +203,10 @@ def split(tokens: list[Token], depth: int) -> list[Simple]:
     cases = 0
     in_pattern = False
     fl = Frames(out, tokens)
+    # The pipe feeding each open ( … ) or { … }: every command inside reads from it.
+    groups: list[Simple | None] = []
+    opened: list[int] = []  # where in ``out`` each open group's commands start
+    closed: tuple[int, list[Simple]] = (-1, [])  # the token after a closed group, its commands
     i, n = 0, len(tokens)
     while i < n:
         kind, op, w, doc = tokens[i]
@@ -213,10 +219,15 @@ def split(tokens: list[Token], depth: int) -> list[Simple]:
                     fl.arm("case", "esac")
                 continue
             last = cur if cur else None
+            pending = cur.pipe_in if last is None else None  # `… | (` feeds the subshell
             if last is not None:
                 fl.add(last)
                 cur = Simple()
-            cur.pipe_in = (last or OPAQUE) if op in ("|", "|&") else None
+            inherited = groups[-1] if groups else None
+            cur.pipe_in = (last or OPAQUE) if op in ("|", "|&") else inherited
+            if last is None and op in ("|", "|&") and closed[0] == i - 1:
+                cur.pipe_in = Simple()  # the group's output: its text stays unknown
+                cur.pipe_in.group = closed[1]
             if op == "(":
                 if last and len(last.words) == 1 and i < n and tokens[i][:2] == ("o", ")"):
                     out.pop()  # "name ( )" defines a function: the name runs nothing
@@ -227,9 +238,16 @@ def split(tokens: list[Token], depth: int) -> list[Simple]:
                 if depth + level > MAX_DEPTH:
                     raise TooComplex(f"nesting deeper than {MAX_DEPTH}")
                 fl.subshell()
+                groups.append(pending if pending is not None else inherited)
+                opened.append(len(out))
+                cur.pipe_in = groups[-1]
             elif op == ")":
                 level = max(level - 1, 0)
                 fl.close(")")
+                if groups:
+                    groups.pop()
+                    closed = (i, out[opened.pop() :])
+                cur.pipe_in = groups[-1] if groups else None
             elif op in (";;", ";&", ";;&") and cases:
                 in_pattern = True
                 fl.close("esac", keep=True)
@@ -276,8 +294,14 @@ def split(tokens: list[Token], depth: int) -> list[Simple]:
                 level += 1
                 if depth + level > MAX_DEPTH:
                     raise TooComplex(f"nesting deeper than {MAX_DEPTH}")
+                groups.append(cur.pipe_in)
+                opened.append(len(out))
             elif kw == "}":
                 level = max(level - 1, 0)
+                if groups:
+                    groups.pop()
+                    closed = (i, out[opened.pop() :])
+                cur.pipe_in = groups[-1] if groups else None
             elif kw == "coproc" and i + 1 < n and tokens[i][0] == "w":
                 body = tokens[i + 1][2]  # `coproc NAME { …; }`: NAME names it, runs nothing
                 i += tokens[i + 1][:2] == ("o", "(") or (body is not None and body.plain() == "{")

@@ -12,8 +12,9 @@ from dcg.shell.unwrap import normalize, skip_options
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
 
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Mapping
 
+    from dcg.shell.state import Vars
     from dcg.shell.unwrap import Work
 
 SHELLS = frozenset(("sh", "bash", "zsh", "dash", "ksh", "mksh", "ash", "yash", "fish", "busybox"))
@@ -207,9 +208,9 @@ def _container(w: Work) -> None:
     if i < len(argv) and argv[i] in ("compose", "container"):
         i = skip_options(argv, i + 1, "fp", ("file", "project-name", "profile", "env-file"))
     if i < len(argv) and argv[i] == "run":
-        from dcg.shell import toolruns
+        from dcg.shell import detached
 
-        toolruns.container_run(w)
+        detached.container_run(w)
         return
     if i >= len(argv) or argv[i] != "exec":
         return
@@ -441,3 +442,40 @@ RUNS_FILES = frozenset((*SHELLS, *BUILD_TOOLS, "source", ".", "node", "nodejs", 
                         "corepack", "tsx", "ts-node", "jest", "vitest", "mocha", "eslint",
                         "tsc", "next", "vite", "webpack", "prettier", "gdb", "vim", "vi",
                         "nvim", "ex"))  # fmt: skip
+
+
+def may_run_a_file(w: Work, raw: str, env: Vars, funcs: Mapping[str, object]) -> bool:
+    """Cheap test before :mod:`dcg.shell.running` is imported: may the command read a file
+    (a script, a package script, a function the line defined, a tool's command file) and
+    run what it holds?"""
+    name = w.argv[0]
+    return (
+        name in RUNS_FILES
+        or (name in COMMAND_FILES and reads_commands(w))
+        or name.startswith(("python", "pip"))
+        or env.state.npm_bin  # a package script's words
+        or "\x00file:node_modules/.bin/" + name in env  # `pnpm exec NAME`, `bunx NAME`
+        or ("/" in raw and not raw.endswith("/"))
+        or name in funcs
+        or "BASH_ENV" in env  # every bash started from here on reads it: dcg.shell.startup
+    )
+
+
+# Tools that read commands from a file (sed -f, tmux source-file, sqlite3 < f / .read f);
+# dcg.shell.running reads the file and judges its shell escapes.
+COMMAND_FILES = frozenset(("sed", "gsed", "tmux", "sqlite3"))
+
+
+def reads_commands(w: Work) -> bool:
+    argv = w.argv
+    if argv[0] == "sqlite3":
+        text = w.stdin if w.stdin is not None else w.fed
+        return w.infile is not None or "-init" in argv or ".read" in " ".join([*argv, text or ""])
+    if argv[0] == "tmux":
+        return any(a in ("source-file", "source", "-f") for a in argv)
+    return any(
+        a in ("-f", "--file")
+        or a.startswith("--file=")
+        or (a[:1] == "-" and a[1:2] != "-" and "f" in a)
+        for a in argv[1:]
+    )

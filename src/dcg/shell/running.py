@@ -12,7 +12,7 @@ output is unknown, a makefile read from an unknown stdin) is an opaque finding.
 from __future__ import annotations
 
 from dcg import oslite as os
-from dcg.shell import cases, implicit, linefiles, pkgloads, runtext, scripts
+from dcg.shell import cases, implicit, linefiles, payloads, pkgloads, runtext, scripts
 from dcg.shell.limits import bounded
 from dcg.shell.payloads import BUILD_TOOLS
 
@@ -51,7 +51,7 @@ def _command_files(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> 
         if name == "gdb":
             for line in text.splitlines():
                 cmd = line.strip()
-                for prefix in ("shell ", "!", "pipe "):
+                for prefix in ("shell ", "!", "pipe ", "| "):
                     if cmd.startswith(prefix):
                         work.payloads.append(("sh", label, cmd[len(prefix) :], []))
         else:
@@ -86,6 +86,11 @@ def run(work: Work, raw: str, ctx: Ctx, out: list[Command], walker: Walker) -> b
         return False
     if name in _COMMAND_FILES:
         _command_files(work, ctx, out, walker)
+        return False
+    if name in payloads.COMMAND_FILES:
+        from dcg.shell import cmdfiles
+
+        cmdfiles.read(work, ctx, out, walker)
         return False
     if name in BUILD_TOOLS:  # a build tool's file written on the line, then run
         from dcg.shell import runfiles

@@ -7,7 +7,7 @@ from __future__ import annotations
 MONOTONE = ("aliases", "bash_env_judged", "integers", "namerefs", "nocase", "pre_commit")
 # Tables of facts by name: each entry is scoped like a variable (None: unknown after a
 # branch that may run gave it another value).
-TABLES = ("git_settings", "hashes", "int_vars", "origins")
+TABLES = ("git_settings", "hashes", "int_vars", "origins", "outputs")
 
 
 class WalkerState:
@@ -18,6 +18,7 @@ class WalkerState:
         "aliases",
         "bash_env_judged",
         "cwd_sure",
+        "feed",
         "git_settings",
         "hashes",
         "in_function",
@@ -27,6 +28,7 @@ class WalkerState:
         "nocase",
         "npm_bin",
         "origins",
+        "outputs",
         "pre_commit",
         "runs",
         "stdin",
@@ -35,6 +37,9 @@ class WalkerState:
     def __init__(self) -> None:
         self.in_function: str | None = None  # the function whose body a call walks
         self.stdin = False  # a coprocess holds this shell's input (dcg.shell.opaque)
+        # What this shell's input carries, for `… | sh -c '…'`: (the words of the command
+        # whose output it is, its text when known) (dcg.shell.gitstream).
+        self.feed: tuple[tuple[str, ...], str | None] | None = None
         self.npm_bin = False  # a package script's words: node_modules/.bin names run
         self.aliases = False  # the line defined an alias (the cheap test in walk)
         self.bash_env_judged = False  # BASH_ENV already judged (dcg.shell.startup)
@@ -47,6 +52,9 @@ class WalkerState:
         self.int_vars: dict[str, str | None] = {}  # declared -i: assignments do arithmetic
         # Why a variable's value is unknown: the output of a command, input read.
         self.origins: dict[str, str | None] = {}
+        # `p=$(git diff)`: the words of the command whose output the variable holds
+        # (NUL-joined), for a patch applied from "$p" later (dcg.shell.gitstream).
+        self.outputs: dict[str, str | None] = {}
         self.runs: str | None = None  # code an expansion runs, for the walker to judge
         # The directory (the table's cwd entry) a cd certainly reached: the commands run
         # only if it did (`cd D && …`), or D existed and nothing before could change that.

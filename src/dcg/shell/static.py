@@ -54,7 +54,8 @@ def piped_text(pipe: Simple) -> str | None:
 
 
 def static_output(tokens: list[Token], env: Vars) -> str | None:
-    """The output of $(echo WORDS), $(printf %s WORD) or $(mktemp …), when it is known."""
+    """The output of $(echo WORDS), $(printf %s WORD), $(mktemp …) or a program looked up
+    on PATH ($(which dcg), $(command -v dcg), $(type -P dcg)), when it is known."""
     from dcg.shell.words import expand
 
     args: list[str] = []
@@ -77,4 +78,22 @@ def static_output(tokens: list[Token], env: Vars) -> str | None:
         return mktemp_output(args[1:])
     if args[0] == "pwd" and all(a in ("-L", "-P") for a in args[1:]) and env.get("PWD"):
         return str(env.get("PWD"))  # `$(pwd)/x.sh` is `$PWD/x.sh`
+    if args[:2] in (["command", "-v"], ["type", "-P"], ["type", "-p"]) or args[:1] == ["which"]:
+        names = [a for a in args[1:] if not a.startswith("-")]
+        return on_path(names[0], env) if len(names) == 1 else None
+    return None
+
+
+def on_path(name: str, env: Vars) -> str | None:
+    """Where ``name`` is found on ``$PATH`` (the line's value, else the hook's), like
+    ``command -v`` (None: not found, or a PATH computed at run time)."""
+    from dcg import oslite as os
+
+    if "/" in name or not name:
+        return None
+    path = env["PATH"] if "PATH" in env else os.environ.get("PATH")
+    for d in (path or "").split(":"):
+        full = os.path.join(d or ".", name)
+        if d.startswith("/") and os.path.isfile(full) and os.access(full, os.X_OK):
+            return full
     return None

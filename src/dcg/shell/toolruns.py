@@ -10,6 +10,7 @@ Everything here is data in the tables below; :func:`git` and the ``HANDLERS`` ar
 
 from __future__ import annotations
 
+from dcg.shell.detached import crontab, screen, tmux
 from dcg.shell.unwrap import normalize, skip_options
 
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
@@ -21,7 +22,8 @@ if TYPE_CHECKING:
 
 # Git configuration keys whose value git runs as shell text ("*" is one subsection).
 # "sh": always; "sh-or-bool": a boolean means a built-in (core.fsmonitor=true, pager.x=no);
-# "bang": only a value starting with "!" is shell text (credential.helper).
+# "bang": only a value starting with "!" is shell text (credential.helper); "ext": only a
+# URL ``ext::CMD ARGS`` (git-remote-ext runs CMD; ``% `` is a space in a word).
 GIT_KEYS: dict[str, str] = {
     "core.fsmonitor": "sh-or-bool",
     "core.editor": "sh",
@@ -55,6 +57,9 @@ GIT_KEYS: dict[str, str] = {
     "web.browser": "sh",
     "browser.*.cmd": "sh",
     "man.*.cmd": "sh",
+    "hook.*.command": "sh",
+    "remote.*.url": "ext",
+    "remote.*.pushurl": "ext",
 }
 
 # Variables git runs as shell text, from the command's assignments or the line's exports.
@@ -92,10 +97,12 @@ GIT_RUNS: dict[tuple[str, str], str] = {
 
 # Settings that make a git command do what a flag says, for the rules that look for the
 # flag: (subcommand, key pattern, test of the value) -> the words git behaves as if given.
-# A test "truthy" is a true boolean, "plus" a refspec that forces, "now" an expiry of now.
+# A test "truthy" is a true boolean, "plus" a refspec that forces, "colon" one that
+# deletes, "now" an expiry of now.
 GIT_SETTING_FLAGS: tuple[tuple[str, str, str, tuple[str, ...]], ...] = (
     ("push", "remote.*.mirror", "truthy", ("--mirror",)),
     ("push", "remote.*.push", "plus", ("+refs/heads/*",)),
+    ("push", "remote.*.push", "colon", (":refs/heads/*",)),
     ("push", "push.default", "mirror", ("--mirror",)),
     ("gc", "gc.pruneexpire", "now", ("--prune=now",)),
     ("gc", "gc.reflogexpire", "now", ("--prune=now",)),
@@ -109,8 +116,6 @@ GIT_SAME_AS = {"send-pack": "push"}
 _NOW = frozenset(("now", "all", "0", "0.seconds", "never"))
 _TRUE = frozenset(("true", "yes", "on", "1", ""))
 
-# The hooks git runs from .git/hooks (or core.hooksPath).
-_HOOKS_DIRS = (".git/hooks/",)
 
 _FALSE_TRUE = frozenset(("true", "false", "yes", "no", "on", "off", "1", "0", ""))
 
@@ -148,7 +153,32 @@ def _shell_text(kind: str, value: str) -> str | None:
         return None
     if kind == "bang":
         return text[1:] if text.startswith("!") else None
+    if kind == "ext":
+        return ext_command(text)
     return text or None
+
+
+def ext_command(url: str) -> str | None:
+    """The command line the transport ``ext::CMD ARG…`` runs (None: not such a URL)."""
+    if not url.startswith("ext::"):
+        return None
+    words, word, k, body = [], "", 0, url[5:]
+    while k < len(body):
+        c = body[k]
+        if c == "%" and k + 1 < len(body):
+            word += {" ": " ", "%": "%", "s": "upload-pack", "S": "git-upload-pack"}.get(
+                body[k + 1], ""
+            )
+            k += 2
+            continue
+        if c == " ":
+            words += [word] if word else []
+            word = ""
+        else:
+            word += c
+        k += 1
+    words += [word] if word else []
+    return " ".join("'" + w.replace("'", "'\\''") + "'" for w in words) or None
 
 
 def _queue(w: Work, label: str, value: str | None, kind: str = "sh") -> None:
@@ -189,6 +219,8 @@ def git(w: Work, env: dict[str, str | None], settings: list[tuple[str, str | Non
         seen.add(key)
         kind = _kind(key)
         if kind is not None:
+            if value is None and kind == "ext":
+                continue  # a remote's URL computed at run time: git fetches, runs nothing
             if value is None:
                 _queue(w, f"git config {key}", None)
             else:
@@ -202,6 +234,9 @@ def git(w: Work, env: dict[str, str | None], settings: list[tuple[str, str | Non
     flags = GIT_OPTIONS.get(sub, ())
     for k in range(2, len(argv)):
         a = argv[k]
+        if a.startswith("ext::"):  # git fetch 'ext::sh -c …': the transport runs it
+            w.data[k] = f"command run by git {sub} through the ext:: transport (parsed)"
+            _queue(w, f"git {sub} ext::", a, "ext")
         if a == "--":
             break
         for flag in flags:
@@ -224,7 +259,6 @@ def git(w: Work, env: dict[str, str | None], settings: list[tuple[str, str | Non
                 w.payloads.append(("argv", f"git {sub} {argv[2]}", "", rest))
             else:
                 w.payloads.append(("sh", f"git {sub} {argv[2]}", " ".join(rest), []))
-    _hooks(w, env, settings)
 
 
 def _value_says(test: str, value: str | None) -> bool:
@@ -235,6 +269,8 @@ def _value_says(test: str, value: str | None) -> bool:
         return v in _TRUE
     if test == "plus":
         return v.startswith("+")
+    if test == "colon":  # a refspec with no source deletes its destination
+        return v.startswith(":") and len(v) > 1
     if test == "now":
         return v in _NOW or v.startswith("now")
     return v == test
@@ -259,24 +295,10 @@ def _implied(w: Work, settings: list[tuple[str, str | None]], env: dict[str, str
                 break
     fed = w.stdin if w.stdin is not None else w.fed
     if sub == "update-ref" and "--stdin" in w.argv:
-        # `delete REF` lines, or an update to the null id, delete refs (the stash, tips).
+        # What the instructions destroy: dcg.shell.gitforms.stdin_updates.
         if fed is None and w.piped:
             w.opaque = w.opaque or "git update-ref --stdin reads ref updates dcg cannot see"
-        elif fed is not None and any(
-            line.split()[:1] == ["delete"] or " 0000000000" in line for line in fed.split("\n")
-        ):
-            _add(w, ("-d",))
-    elif sub == "apply" and any(a == "--reverse" or (a[:2] != "--" and a[:1] == "-" and "R" in a)
-                                for a in w.argv[2:]):  # fmt: skip
-        # `git diff | git apply -R`: the work tree's own changes, reversed, are discarded.
-        files = [a for a in w.argv[2:] if not a.startswith("-")]
-        fed_by = _unwrapped(w.feeder_argv) if w.piped and not files else []
-        k = 1
-        while k < len(fed_by) and fed_by[k].startswith("-"):  # git's own options
-            k += 2 if fed_by[k] in ("-c", "-C", "--git-dir", "--work-tree") else 1
-        diff = bool(fed_by) and normalize(fed_by[0]) == "git" and _worktree_diff(fed_by[k:])
-        if diff or any(env.get(FILE + f) == WORKTREE_DIFF for f in files):
-            _add(w, ("--worktree-diff",))
+
     elif (
         sub == "clean"
         and (fed is not None or w.piped)
@@ -301,167 +323,7 @@ def _unwrapped(argv: list[str]) -> list[str]:
     return argv
 
 
-WORKTREE_DIFF = "\x00worktree-diff"  # a file written by `git diff > p` (dcg.shell.linefiles)
-
-
-def _worktree_diff(args: list[str]) -> bool:
-    """``git diff [HEAD]`` or ``git stash show -p``: a patch of uncommitted work."""
-    if args[:2] == ["stash", "show"]:
-        return True
-    if args[:1] != ["diff"]:
-        return False
-    revs = [a for a in args[1:] if not a.startswith("-")]
-    return (
-        "--cached" not in args
-        and "--staged" not in args
-        and len(revs) <= 1
-        and not any(".." in r for r in revs)
-    )
-
-
-def _hooks(w: Work, env: dict[str, str | None], settings: list[tuple[str, str | None]]) -> None:
-    """A hook file written earlier on the line runs when git reaches it: judge its text."""
-    dirs = list(_HOOKS_DIRS)
-    for key, value in settings:
-        if key == "core.hookspath" and value:
-            dirs.append(value.rstrip("/") + "/")
-    for key, text in env.items():
-        if not key.startswith(FILE):
-            continue
-        path = key[len(FILE) :]
-        rel = path[2:] if path.startswith("./") else path
-        if any(rel.startswith(d) or ("/" + d) in rel for d in dirs):
-            if text is not None and text.startswith(EDIT):
-                from dcg.shell import edits
-
-                # Edited on the line: what was added is judged (the hook's old text ran
-                # before); an edit dcg cannot apply leaves the text unknown.
-                text = edits.apply("", text[len(EDIT) :].split("\x1e"))
-            if text is None:
-                if w.opaque is None:
-                    w.opaque = f"git runs the hook {path}, written earlier with unknown text"
-            elif not text.startswith("\x00"):
-                w.payloads.append(("sh", f"git hook {path} (written on this line)", text, []))
-
-
 FILE = "\x00file:"  # dcg.shell.running's key for a file written earlier on the line
-EDIT = "\x00edit:"  # dcg.shell.edits.EDIT: that file's text on disk, edited
-
-
-# ---- Detached runners: tmux, screen, crontab, docker run ----
-
-_TMUX_RUN = frozenset(("new-session", "new", "new-window", "neww", "split-window", "splitw",
-                       "respawn-pane", "respawnp", "respawn-window", "respawnw", "run-shell",
-                       "run", "display-popup", "popup", "if-shell", "if"))  # fmt: skip
-_TMUX_VALUES = "cefFnstxyl"
-_TMUX_KEYS = frozenset(("enter", "c-m", "kpenter", "c-j"))
-
-
-def tmux(w: Work) -> None:
-    """``tmux new -d CMD``, ``tmux send-keys 'CMD' Enter``, ``tmux run-shell CMD``, chained
-    with ``\\;``: the command runs in a pane the hook never sees."""
-    argv = w.argv
-    i = skip_options(argv, 1, "LSfTc")
-    while i < len(argv):
-        end = next((k for k in range(i, len(argv)) if argv[k] in (";", "\\;")), len(argv))
-        part = argv[i:end]
-        if part:
-            sub = part[0]
-            if sub in _TMUX_RUN:
-                j = skip_options(part, 1, _TMUX_VALUES if sub not in ("run-shell", "run") else "dt")
-                rest = part[j:]
-                for k in range(i + j, end):
-                    w.data[k] = f"command run by tmux {sub} (parsed)"
-                if sub in ("if-shell", "if"):
-                    rest = rest[:1]
-                if rest:
-                    w.payloads.append(("sh", f"tmux {sub}", " ".join(rest), []))
-            elif sub in ("send-keys", "send"):
-                j = skip_options(part, 1, "tN")
-                keys = [a for a in part[j:] if a.lower() not in _TMUX_KEYS]
-                for k in range(i + j, end):
-                    w.data[k] = "keys typed by tmux send-keys (parsed)"
-                if keys:
-                    w.payloads.append(("sh", "tmux send-keys", "".join(keys), []))
-        i = end + 1
-
-
-def screen(w: Work) -> None:
-    """``screen -dm CMD…``, ``screen -S s -X stuff 'CMD\\n'``: a detached command."""
-    argv = w.argv
-    i = skip_options(argv, 1, "SceEhpTsLX")
-    opts = argv[1:i]
-    if "-X" in opts or any(a.startswith("-X") for a in opts):
-        x = next(k for k in range(1, i) if argv[k].startswith("-X"))
-        rest = argv[x + 1 :] if argv[x] == "-X" else [argv[x][2:], *argv[x + 1 :]]
-        if rest and rest[0] == "stuff" and len(rest) > 1:
-            w.payloads.append(("sh", "screen -X stuff", rest[1].replace("\\n", "\n"), []))
-        elif rest and rest[0] in ("exec", "screen"):
-            w.payloads.append(("argv", f"screen -X {rest[0]}", "", rest[1:]))
-        for k in range(x, len(argv)):
-            w.data[k] = "command run by screen -X (parsed)"
-        return
-    if i < len(argv):
-        for k in range(i, len(argv)):
-            w.data[k] = "command run by screen (parsed)"
-        w.payloads.append(("argv", "screen", "", argv[i:]))
-
-
-def crontab(w: Work) -> None:
-    """``crontab FILE`` or ``crontab -`` (stdin): each entry's command runs later."""
-    argv = w.argv
-    if any(a in ("-l", "-r", "-e", "-ir", "-ri") for a in argv[1:]):
-        return
-    files = [a for a in argv[1:] if not a.startswith("-") or a == "-"]
-    if files and files[0] != "-":
-        w.opaque = w.opaque or f"crontab installs {files[0]}, whose entries dcg cannot see"
-        return
-    text = w.stdin if w.stdin is not None else w.fed
-    if text is None:
-        if w.piped or files:
-            w.opaque = w.opaque or "crontab installs entries dcg cannot see"
-        return
-    for line in text.split("\n"):
-        t = line.strip()
-        if not t or t.startswith("#") or ("=" in t.split()[0] and not t.startswith("@")):
-            continue
-        fields = t.split(None, 1 if t.startswith("@") else 5)
-        command = fields[-1] if len(fields) >= (2 if t.startswith("@") else 6) else ""
-        if command:
-            w.payloads.append(("sh", "crontab entry", command, []))
-
-
-_DOCKER_VALUES = ("add-host", "annotation", "attach", "blkio-weight", "cap-add", "cap-drop",
-                  "cgroup-parent", "cgroupns", "cidfile", "cpu-period", "cpu-quota", "cpu-shares",
-                  "cpus", "cpuset-cpus", "cpuset-mems", "device", "dns", "dns-option",
-                  "dns-search", "domainname", "entrypoint", "env", "env-file", "expose",
-                  "gpus", "group-add", "health-cmd", "health-interval", "health-retries",
-                  "hostname", "ip", "ip6", "ipc", "isolation", "label", "label-file", "link",
-                  "log-driver", "log-opt", "mac-address", "memory", "memory-reservation",
-                  "memory-swap", "mount", "name", "network", "net", "network-alias", "pid",
-                  "platform", "publish", "pull", "restart", "runtime", "security-opt",
-                  "shm-size", "stop-signal", "stop-timeout", "storage-opt", "sysctl", "tmpfs",
-                  "ulimit", "user", "userns", "uts", "volume", "volumes-from", "workdir",
-                  "pod", "arch", "os", "volume-driver")  # fmt: skip
-
-
-def container_run(w: Work) -> None:
-    """``docker run -v "$PWD":/w IMAGE CMD…``: with a host directory mounted, the command
-    works on the host's files; it is judged as if it ran here."""
-    argv = w.argv
-    start = 2 if len(argv) > 1 and argv[1] == "run" else 3
-    if len(argv) <= start:
-        return
-    mounted = any(
-        a in ("-v", "--volume", "--mount") or a.startswith(("-v", "--volume=", "--mount="))
-        for a in argv[start:]
-    )
-    i = skip_options(argv, start, "aceEhlmpuvwm", _DOCKER_VALUES)
-    if not mounted or i + 1 >= len(argv):
-        return
-    for k in range(i + 1, len(argv)):
-        w.data[k] = f"command run by {argv[0]} run on a mounted host directory (parsed)"
-    w.payloads.append(("argv", f"{argv[0]} run -v", "", argv[i + 1 :]))
 
 
 def sed(w: Work) -> None:

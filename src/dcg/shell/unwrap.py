@@ -17,7 +17,7 @@ class Work:
 
     __slots__ = ("argv", "assigns", "data", "dynamic", "dyns", "fed", "feed_files", "feeder",
                  "feeder_argv", "hooks", "infile", "installer", "opaque", "payloads", "piped",
-                 "positional", "stdin", "via")  # fmt: skip
+                 "positional", "source", "stdin", "via")  # fmt: skip
 
     def __init__(
         self, argv: list[str], dyns: list[bool], via: tuple[str, ...], stdin: str | None
@@ -34,6 +34,9 @@ class Work:
         self.feeder = ""  # the command word of the command feeding that pipe
         self.feeder_argv: list[str] = []  # and its words
         self.feed_files: list[str] = []  # the files `cat FILE… |` feeds into the pipe
+        # The words of the command whose output reaches stdin unchanged (through tee, cat,
+        # a subshell, `sh -c`), or whose output a here-string holds (dcg.shell.gitstream).
+        self.source: list[str] = []
         # What will run but cannot be seen (decoded text piped into a shell, a computed
         # script, a shell escape fed a computed string): becomes a core.shell finding.
         self.opaque: str | None = None

@@ -18,12 +18,13 @@ from dcg.shell import (
 from dcg.shell.command import Command
 from dcg.shell.lexer import lex
 from dcg.shell.limits import MAX_DEPTH, MAX_SIZE, Budget, TooComplex
-from dcg.shell.parser import OPAQUE, split
+from dcg.shell.parser import split
 from dcg.shell.shellvars import CHDIR as _CHDIR
 from dcg.shell.shellvars import CWD as _CWD
 from dcg.shell.shellvars import declare as _declare
 from dcg.shell.state import Vars
-from dcg.shell.static import piped_text, static_output
+from dcg.shell.static import static_output
+from dcg.shell.stdin import stdin_of, written_into
 from dcg.shell.toolruns import TOOL_ENV
 from dcg.shell.words import Heredoc
 from dcg.shell.words import expand as expand_word
@@ -96,14 +97,22 @@ def run_tokens(tokens: list[Token], ctx: Ctx, out: list[Command]) -> None:
     flow.run(split(tokens, ctx.depth), ctx.env, lambda simple: _simple(simple, ctx, out), ctx.funcs)
 
 
-def _subs(word: Word, ctx: Ctx, out: list[Command]) -> None:
-    """Commands inside the word's substitutions run first: emit them first."""
+def _subs(word: Word, ctx: Ctx, out: list[Command], into: Simple | None = None) -> tuple[str, ...]:
+    """Commands inside the word's substitutions run first: emit them first. Returns the
+    words of the command whose output the last substitution is (dcg.shell.gitstream);
+    ``into``: the command whose output a ``>(…)`` in the word reads."""
+    last: tuple[str, ...] = ()
     for k, (label, payload) in enumerate(word.subs):
         child = ctx.child((*ctx.via, label))
+        if label == ">(…)" and into is not None:
+            child.env.state.feed = written_into(into, word)
         if isinstance(payload, str):
             payload = lex(payload, ctx.budget, child.depth)
             word.subs[k] = (label, payload)
+        mark = len(out)
         run_tokens(payload, child, out)
+        last = next((c.argv for c in reversed(out[mark:]) if c.via == child.via), ())
+    return last
 
 
 def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
@@ -112,15 +121,21 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
         shellvars.apply_pins(env)
     for word in (*simple.assigns, *simple.words, *simple.extra):
         if word.subs:
-            _subs(word, ctx, out)
+            last = _subs(word, ctx, out, simple)
+            if len(word.parts) <= 2:  # <(git diff), p=$(git diff): dcg.shell.gitstream
+                from dcg.shell.gitstream import substituted
+
+                substituted(word, last, env)
         if word.array is not None:
             for element in word.array:
                 if element.subs:
                     _subs(element, ctx, out)
-    for _, target in simple.redirects:
+    made: tuple[str, ...] = ()  # the command whose output a here-string is: <<< "$(git diff)"
+    for op, target in simple.redirects:
         sub = target.word if isinstance(target, Heredoc) else target
         if sub is not None and sub.subs:
-            _subs(sub, ctx, out)
+            last = _subs(sub, ctx, out, simple if ">" in op else None)
+            made = last if op == "<<<" and len(sub.parts) == 1 else made
     for name in simple.forget:
         env[name] = None
     if env.state.aliases and simple.words:
@@ -192,7 +207,11 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
         redirects.append((op, text))
     simple.fields = argv
     simple.stdin = stdin
-    if any(">" in op for op, _ in redirects) or (argv and unwrap.normalize(argv[0]) in _WRITERS):
+    if (
+        any(">" in op for op, _ in redirects)
+        or (argv and unwrap.normalize(argv[0]) in _WRITERS)
+        or (argv[:1] == ["git"] and any(a.startswith("--output") for a in argv))
+    ):
         from dcg.shell import linefiles
 
         linefiles.remember_written(simple, redirects, env)
@@ -225,19 +244,7 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
         work.assigns[name.rstrip("+")] = None if dyn and not shellvars.home_only(value) else value
     if argv[0] in _CHDIR and not dyns[0]:
         shellvars.chdir(argv, dyns, env, work.assigns, out)
-    pipe = simple.pipe_in
-    if pipe is not None:
-        work.piped = True
-        work.fed = None if pipe is OPAQUE else piped_text(pipe)
-        work.feeder = unwrap.normalize(pipe.fields[0]) if pipe.fields else ""
-        work.feeder_argv = pipe.fields
-        if work.feeder == "cat" and pipe is not OPAQUE:
-            work.feed_files = [a for a in pipe.fields[1:] if not a.startswith("-")]
-    work.installer = opaque.installer_subs(simple)
-    for op, path in redirects:
-        if op in ("<", "0<", "<>", "0<>"):
-            work.infile = path
-    work.piped = work.piped or opaque.unseen_stdin(redirects, ctx.via, env)
+    stdin_of(work, simple, redirects, made, env, ctx.via)
     _command(work, tuple(redirects), ctx, out)
     why = opaque.computed_word(simple) if dyns and dyns[0] else None
     if why is not None:
@@ -344,7 +351,9 @@ def _command(
     )
     # `cat FILE | sh` reads FILE: once it was read and judged, it is not opaque.
     seen = False
-    if not work.dyns[0] and (work.hooks is not None or _may_run_a_file(work.argv[0], raw, ctx)):
+    if not work.dyns[0] and (
+        work.hooks is not None or payloads.may_run_a_file(work, raw, ctx.env, ctx.funcs)
+    ):
         from dcg.shell import running
 
         seen = running.run(work, raw, ctx, out, WALKER)
@@ -358,6 +367,9 @@ def _command(
             shellvars.set_positional(child.env, work.positional)
         if kind == "sh":  # the payload's environment has the prefix assignments
             child.env.update((k, v) for k, v in work.assigns.items() if k[:1] != "\x00")
+            if not label.startswith("stdin of") and (work.piped or work.stdin is not None):
+                fed = work.stdin if work.stdin is not None else work.fed
+                child.env.state.feed = (tuple(work.source), fed)
             unseen = opaque.whole_unknown(text, child.env)
             if unseen is not None:
                 WALKER.emit(f"{label} runs {unseen}, which dcg cannot know", child, out)
@@ -419,18 +431,6 @@ def _embedded(lang: str, code: str, ctx: Ctx, out: list[Command], computed: bool
         ctx.env.update((k, v) for k, v in child.env.items() if k.startswith("\x00file:"))
     if any(k.startswith("\x00file:") for k in ctx.env):  # a module written on the line
         __import__("dcg.shell.modloads").shell.modloads.follow(lang, code, ctx, out, WALKER)
-
-
-def _may_run_a_file(name: str, raw: str, ctx: Ctx) -> bool:
-    return (
-        name in payloads.RUNS_FILES
-        or name.startswith(("python", "pip"))
-        or ctx.env.state.npm_bin  # a package script's words
-        or "\x00file:node_modules/.bin/" + name in ctx.env  # `pnpm exec NAME`, `bunx NAME`
-        or ("/" in raw and not raw.endswith("/"))
-        or name in ctx.funcs
-        or "BASH_ENV" in ctx.env  # every bash started from here on reads it: dcg.shell.startup
-    )
 
 
 class _Walker:

@@ -59,6 +59,11 @@ def _values(short: str = "", long: str = "", **more: int) -> dict[str, int]:
     return table
 
 
+# A prefix of an option's text that makes it code of another language (gdb -ex 'python …').
+_PREFIX_KINDS = {"python ": "python", "py ": "python", "pi ": "python",
+                 "python-interactive ": "python"}  # fmt: skip
+
+
 class Wrapper:
     """How a wrapper command takes the command it runs (one row of :data:`TABLE`).
 
@@ -121,8 +126,11 @@ class Wrapper:
                     if hit is None:
                         continue
                     text = body[len(hit) :]
+                    kind = _PREFIX_KINDS.get(hit, "sh")
+                else:
+                    kind = "sh"
                 w.data[k if eq else min(k + 1, n - 1)] = f"command run by {name} (parsed)"
-                w.payloads.append(("sh", f"{normalize(argv[0])} {name}", text, []))
+                w.payloads.append((kind, f"{normalize(argv[0])} {name}", text, []))
             elif a in self.argv_flags:
                 return operand(k + 1, argv)
         if w.payloads or self.how == "none":
@@ -150,6 +158,14 @@ def _stdin(w: Work) -> None:
     """A wrapper that runs the shell text it reads (``at``, ``batch``): queue that text."""
     text = w.stdin if w.stdin is not None else w.fed
     name = normalize(w.argv[0])
+    argv = w.argv
+    for k in range(1, len(argv)):  # `at -f job.sh now`: the file is the shell text
+        a = argv[k]
+        if a == "--":
+            break
+        if a[:2] == "-f" and (a[2:] or k + 1 < len(argv)):
+            w.payloads.append(("argv", f"{name} -f", "", ["sh", a[2:] or argv[k + 1]]))
+            return
     if text is not None:
         w.payloads.append(("sh", f"stdin of {name}", text, []))
     elif w.piped:
@@ -258,7 +274,7 @@ TABLE: dict[str, Callable[[Work], int]] = {
     "gdb": Wrapper(
         "none",
         flags=("-ex", "--ex", "-eval-command", "--eval-command"),
-        prefixes=("shell ", "!"),
+        prefixes=("shell ", "!", "pipe ", "| ", "python ", "py ", "pi ", "python-interactive "),
         argv_flags=("--args", "-args"),
     ),
     "lldb": Wrapper("dashdash"),

@@ -1,0 +1,177 @@
+"""Commands run later or elsewhere: tmux panes, hooks and keys, screen, crontab, docker run -v.
+
+Each is queued as a payload and judged like a command (:mod:`dcg.shell.toolruns` holds the
+table of handlers).
+"""
+
+from __future__ import annotations
+
+from dcg.shell.unwrap import skip_options
+
+TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
+
+if TYPE_CHECKING:
+    from dcg.shell.unwrap import Work
+
+
+_TMUX_RUN = frozenset(("new-session", "new", "new-window", "neww", "split-window", "splitw",
+                       "respawn-pane", "respawnp", "respawn-window", "respawnw", "run-shell",
+                       "run", "display-popup", "popup", "if-shell", "if", "pipe-pane",
+                       "pipep"))  # fmt: skip
+# tmux commands whose string operands are tmux commands run later (a hook, a key, a branch):
+# {command: (option letters that take a value, which operands are commands)}.
+_TMUX_LATER = {
+    "set-hook": ("t", slice(1, None)),
+    "bind-key": ("NT", slice(1, 2)),
+    "bind": ("T", slice(1, 2)),
+    "if-shell": ("t", slice(1, 3)),
+    "if": ("t", slice(1, 3)),
+    "confirm-before": ("pt", slice(0, 1)),
+    "confirm": ("pt", slice(0, 1)),
+    "command-prompt": ("IpTt", slice(0, 1)),
+}
+_TMUX_DEPTH = 4
+_TMUX_VALUES = "cefFnstxyl"
+_TMUX_KEYS = frozenset(("enter", "c-m", "kpenter", "c-j"))
+
+
+def tmux(w: Work, depth: int = 0) -> None:
+    """``tmux new -d CMD``, ``tmux send-keys 'CMD' Enter``, ``tmux run-shell CMD``, chained
+    with ``\\;``; tmux commands given as strings (``set-hook``, ``bind``, ``if-shell``'s
+    branches): the command runs in a pane the hook never sees."""
+    argv = w.argv
+    i = skip_options(argv, 1, "LSfTc")
+    while i < len(argv):
+        end = next((k for k in range(i, len(argv)) if argv[k] in (";", "\\;")), len(argv))
+        part = argv[i:end]
+        if part:
+            sub = part[0]
+            if sub in _TMUX_RUN:
+                j = skip_options(part, 1, _TMUX_VALUES if sub not in ("run-shell", "run") else "dt")
+                rest = part[j:]
+                for k in range(i + j, end):
+                    w.data[k] = f"command run by tmux {sub} (parsed)"
+                if sub in ("if-shell", "if"):
+                    rest = rest[:1]
+                if len(rest) == 1:  # one word: shell text
+                    w.payloads.append(("sh", f"tmux {sub}", rest[0], []))
+                elif rest:  # several (`new -d -- sh -c 'cmd'`): run as they are
+                    w.payloads.append(("argv", f"tmux {sub}", "", rest))
+            elif sub in ("send-keys", "send"):
+                j = skip_options(part, 1, "tN")
+                keys = [a for a in part[j:] if a.lower() not in _TMUX_KEYS]
+                for k in range(i + j, end):
+                    w.data[k] = "keys typed by tmux send-keys (parsed)"
+                if keys:
+                    w.payloads.append(("sh", "tmux send-keys", "".join(keys), []))
+            elif sub in ("set-buffer", "setb", "load-buffer", "loadb"):
+                # A buffer's text is typed into a pane by paste-buffer: judged like keys.
+                j = skip_options(part, 1, "bnt")
+                text = " ".join(part[j:]) if sub in ("set-buffer", "setb") else None
+                if part[j:] == ["-"]:
+                    text = w.stdin if w.stdin is not None else w.fed
+                    if text is None and w.piped:
+                        w.opaque = w.opaque or "tmux load-buffer - reads text dcg cannot see"
+                if text:
+                    w.payloads.append(("sh", f"tmux {sub}", text, []))
+            if sub in _TMUX_LATER and depth < _TMUX_DEPTH:
+                letters, which = _TMUX_LATER[sub]
+                operands = part[skip_options(part, 1, letters) :]
+                if sub in ("bind", "bind-key") and len(operands) > 2:  # KEY COMMAND ARGS…
+                    later = type(w)(["tmux", *operands[1:]], [False] * len(operands), w.via, None)
+                    tmux(later, depth + 1)
+                    w.payloads += later.payloads
+                for text in operands[which]:
+                    tmux_commands(w, text, depth + 1)
+        i = end + 1
+
+
+def tmux_commands(w: Work, text: str, depth: int = 0) -> None:
+    """Tmux commands written as text (a config file, a hook's or a key's string)."""
+    from dcg.shell.gitargs import split
+
+    for line in text.split("\n")[:500]:
+        words = split(line.strip()) if line.strip() and not line.lstrip().startswith("#") else []
+        if words:
+            tmux_w = type(w)(["tmux", *words], [False] * (len(words) + 1), w.via, None)
+            tmux(tmux_w, depth)
+            w.payloads += tmux_w.payloads
+            w.opaque = w.opaque or tmux_w.opaque
+
+
+def screen(w: Work) -> None:
+    """``screen -dm CMD…``, ``screen -S s -X stuff 'CMD\\n'``: a detached command."""
+    argv = w.argv
+    i = skip_options(argv, 1, "SceEhpTsLX")
+    opts = argv[1:i]
+    if "-X" in opts or any(a.startswith("-X") for a in opts):
+        x = next(k for k in range(1, i) if argv[k].startswith("-X"))
+        rest = argv[x + 1 :] if argv[x] == "-X" else [argv[x][2:], *argv[x + 1 :]]
+        if rest and rest[0] == "stuff" and len(rest) > 1:
+            w.payloads.append(("sh", "screen -X stuff", rest[1].replace("\\n", "\n"), []))
+        elif rest and rest[0] in ("exec", "screen"):
+            w.payloads.append(("argv", f"screen -X {rest[0]}", "", rest[1:]))
+        for k in range(x, len(argv)):
+            w.data[k] = "command run by screen -X (parsed)"
+        return
+    if i < len(argv):
+        for k in range(i, len(argv)):
+            w.data[k] = "command run by screen (parsed)"
+        w.payloads.append(("argv", "screen", "", argv[i:]))
+
+
+def crontab(w: Work) -> None:
+    """``crontab FILE`` or ``crontab -`` (stdin): each entry's command runs later."""
+    argv = w.argv
+    if any(a in ("-l", "-r", "-e", "-ir", "-ri") for a in argv[1:]):
+        return
+    files = [a for a in argv[1:] if not a.startswith("-") or a == "-"]
+    if files and files[0] != "-":
+        w.opaque = w.opaque or f"crontab installs {files[0]}, whose entries dcg cannot see"
+        return
+    text = w.stdin if w.stdin is not None else w.fed
+    if text is None:
+        if w.piped or files:
+            w.opaque = w.opaque or "crontab installs entries dcg cannot see"
+        return
+    for line in text.split("\n"):
+        t = line.strip()
+        if not t or t.startswith("#") or ("=" in t.split()[0] and not t.startswith("@")):
+            continue
+        fields = t.split(None, 1 if t.startswith("@") else 5)
+        command = fields[-1] if len(fields) >= (2 if t.startswith("@") else 6) else ""
+        if command:
+            w.payloads.append(("sh", "crontab entry", command, []))
+
+
+_DOCKER_VALUES = ("add-host", "annotation", "attach", "blkio-weight", "cap-add", "cap-drop",
+                  "cgroup-parent", "cgroupns", "cidfile", "cpu-period", "cpu-quota", "cpu-shares",
+                  "cpus", "cpuset-cpus", "cpuset-mems", "device", "dns", "dns-option",
+                  "dns-search", "domainname", "entrypoint", "env", "env-file", "expose",
+                  "gpus", "group-add", "health-cmd", "health-interval", "health-retries",
+                  "hostname", "ip", "ip6", "ipc", "isolation", "label", "label-file", "link",
+                  "log-driver", "log-opt", "mac-address", "memory", "memory-reservation",
+                  "memory-swap", "mount", "name", "network", "net", "network-alias", "pid",
+                  "platform", "publish", "pull", "restart", "runtime", "security-opt",
+                  "shm-size", "stop-signal", "stop-timeout", "storage-opt", "sysctl", "tmpfs",
+                  "ulimit", "user", "userns", "uts", "volume", "volumes-from", "workdir",
+                  "pod", "arch", "os", "volume-driver")  # fmt: skip
+
+
+def container_run(w: Work) -> None:
+    """``docker run -v "$PWD":/w IMAGE CMD…``: with a host directory mounted, the command
+    works on the host's files; it is judged as if it ran here."""
+    argv = w.argv
+    start = 2 if len(argv) > 1 and argv[1] == "run" else 3
+    if len(argv) <= start:
+        return
+    mounted = any(
+        a in ("-v", "--volume", "--mount") or a.startswith(("-v", "--volume=", "--mount="))
+        for a in argv[start:]
+    )
+    i = skip_options(argv, start, "aceEhlmpuvwm", _DOCKER_VALUES)
+    if not mounted or i + 1 >= len(argv):
+        return
+    for k in range(i + 1, len(argv)):
+        w.data[k] = f"command run by {argv[0]} run on a mounted host directory (parsed)"
+    w.payloads.append(("argv", f"{argv[0]} run -v", "", argv[i + 1 :]))

@@ -1,0 +1,78 @@
+"""What a command's standard input carries: a pipe's text and source, a file, a shell's input.
+
+``echo y | git checkout -p`` is answered from known text; ``git diff | tee p | git apply -R``
+reads what ``git diff`` printed (its *source*, through commands that pass input on);
+``… | sh -c 'git apply -R'`` and ``… | ( … )`` give their input to the commands inside;
+``<<< "$(git diff)"`` and ``echo "$p" |`` carry what a substitution printed
+(:mod:`dcg.shell.gitstream`).
+"""
+
+from __future__ import annotations
+
+from dcg.shell import opaque, unwrap
+from dcg.shell.parser import OPAQUE
+from dcg.shell.static import piped_text
+
+TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
+
+if TYPE_CHECKING:
+    from dcg.shell.parser import Simple
+    from dcg.shell.state import Vars
+    from dcg.shell.words import Word
+
+_IN = frozenset(("<", "0<", "<>", "0<>", "<&", "0<&"))
+
+
+def stdin_of(
+    work: unwrap.Work,
+    simple: Simple,
+    redirects: list[tuple[str, str]],
+    made: tuple[str, ...],
+    env: Vars,
+    via: tuple[str, ...],
+) -> None:
+    """Fill in what ``work`` reads (``made``: the command a here-string's ``$(…)`` ran)."""
+    pipe = simple.pipe_in
+    if pipe is not None:
+        work.piped = True
+        work.fed = None if pipe is OPAQUE else piped_text(pipe)
+        work.feeder = unwrap.normalize(pipe.fields[0]) if pipe.fields else ""
+        work.feeder_argv = pipe.fields
+        if work.feeder == "cat" and pipe is not OPAQUE:
+            work.feed_files = [a for a in pipe.fields[1:] if not a.startswith("-")]
+        if pipe is not OPAQUE:
+            from dcg.shell.linefiles import origin
+
+            work.source = origin(pipe)
+    elif (
+        env.state.feed is not None
+        and work.stdin is None
+        and not any(op in _IN for op, _ in redirects)
+    ):
+        # `git diff | sh -c 'git apply -R'`: the shell's input is this command's input.
+        work.piped = True
+        work.source, work.fed = list(env.state.feed[0]), env.state.feed[1]
+        work.feeder = unwrap.normalize(work.source[0]) if work.source else ""
+        work.feeder_argv = list(work.source)
+    if made or env.state.outputs:  # <<< "$(git diff)", echo "$p" |: dcg.shell.gitstream
+        from dcg.shell.gitstream import printed
+
+        printed(work, simple, made, env)
+    work.installer = opaque.installer_subs(simple)
+    for op, path in redirects:
+        if op in ("<", "0<", "<>", "0<>"):
+            work.infile = path
+    work.piped = work.piped or opaque.unseen_stdin(redirects, via, env)
+
+
+def written_into(simple: Simple, word: Word) -> tuple[tuple[str, ...], None] | None:
+    """What a ``>(…)`` in ``word`` of ``simple`` reads: the command's own output when it is
+    a redirection's target (``git diff > >(…)``), tee's input when it is tee's operand."""
+    words = tuple(w.plain() or w.source() for w in simple.words)
+    if word not in simple.words:
+        return words, None
+    if words[:1] == ("tee",) and simple.pipe_in is not None and simple.pipe_in is not OPAQUE:
+        from dcg.shell.linefiles import origin
+
+        return tuple(origin(simple.pipe_in)), None
+    return None
