@@ -26,8 +26,8 @@ DCG = Path(sys.executable).parent / "dcg"
 
 def _entry(body: dict[str, object], home: Path, *args: str) -> tuple[str, str]:
     """(decision, reply text) from the installed ``dcg hook``."""
-    env = dict(os.environ, HOME=str(home), DCG_RESPONSE_MODE="paranoid",
-               XDG_STATE_HOME=str(home / ".state"), XDG_CONFIG_HOME=str(home / ".config"))  # fmt: skip
+    env = dict(os.environ, HOME=str(home), DCG_RESPONSE_MODE="paranoid")
+    env.update(XDG_STATE_HOME=str(home / ".state"), XDG_CONFIG_HOME=str(home / ".config"))
     done = subprocess.run([str(DCG), "hook", *args], input=json.dumps(body).encode(),
                           capture_output=True, env=env, timeout=60, check=False)  # fmt: skip
     out, err = done.stdout.decode(), done.stderr.decode()
@@ -118,7 +118,7 @@ CLAUDE_SHAPE = [
             "\n*** End Patch\n"
         },
         "deny",
-    ),  # fmt: skip
+    ),
 ]
 
 
@@ -141,7 +141,7 @@ NUL = [
     (
         "apply_patch",
         {"input": "*** Begin Patch\n*** Delete File: work/notes\x00.txt\n*** End Patch\n"},
-    ),  # fmt: skip
+    ),
 ]
 
 
