@@ -162,6 +162,19 @@ STOP = [
         " && go run x.go",
         OPAQUE,
     ),
+    ("cc -xc - -o x <<< 'int main(){return system(\"rm -rf src\");}' && ./x", OPAQUE),
+    ("printf 'int main(){return system(\"rm -rf src\");}' | gcc -xc - && ./a.out", OPAQUE),
+    # a module the line wrote, loaded by a name computed at run time
+    (
+        "echo 'import shutil; shutil.rmtree(\"src\")' > mod.py; "
+        "python3 -c \"import importlib as i; i.import_module('m'+'od')\"",
+        OPAQUE,
+    ),
+    (
+        "echo 'import shutil; shutil.rmtree(\"src\")' > mod.py; "
+        "python3 -c \"__import__('dom'[::-1])\"",
+        OPAQUE,
+    ),
     # copied or patched into place
     ("printf 'all:\\n\\trm -rf src\\n' > evil.mk; rsync evil.mk Makefile; make", RM),
     (
@@ -217,6 +230,9 @@ PASS = [
     "printf 'all:\\n\\techo hi\\n' > evil.mk; rsync evil.mk Makefile; cat Makefile",
     "git apply fix.patch && git status",
     "patch -p1 < fix.diff; git diff --stat",
+    "echo 'import shutil; shutil.rmtree(\"src\")' > mod.py; python3 -c 'import json'",
+    'echo "console.log(1)" > x.js; node -e "require(process.argv[1])" ./x.js',
+    "cc -xc - -o hello <<< 'int main(){return 0;}' && ./hello",
 ]
 
 

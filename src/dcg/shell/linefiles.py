@@ -164,7 +164,7 @@ def remember_written(
             append = "-a" in argv[1:]
             written += [(a, append) for a in argv[1:] if a[:1] != "-"]
     elif name in opaque.COMPILERS:
-        compiled(name, argv, env)
+        compiled(name, argv, env, simple)
         text = piped_text(simple)
     elif name in ("mkfifo", "mknod"):  # a pipe: what a reader runs is whatever is written to it
         names = [a for k, a in enumerate(argv[1:], 1) if a[:1] != "-" and argv[k - 1] != "-m"]
@@ -195,24 +195,28 @@ def remember_written(
 COMPILED = runtext.COMPILED
 
 
-def compiled(name: str, argv: list[str], env: dict[str, str | None]) -> None:
+def compiled(name: str, argv: list[str], env: dict[str, str | None], simple: Simple) -> None:
     """``gcc x.c -o x``, ``cc x.c`` (a.out), ``rustc x.rs`` (x), ``javac X.java`` (X.class),
     ``go build -o x``: a program built from a source written earlier on the line holds code
     dcg cannot see; running it is opaque when that source names a guarded tool."""
     args = argv[1:]
     sources = [a for a in args if a[:1] != "-" and _written_here(a, env)]
+    stdin = "-" in args or "/dev/stdin" in args  # `cc -xc - -o x <<< '…'`: source on stdin
+    fed = _fed(simple) if stdin else None
+    if stdin:
+        sources.append("\x1e" + (fed or ""))
     if not sources:
         return
     outs = [args[k + 1] for k in range(len(args) - 1) if args[k] in ("-o", "--output")]
     outs += [a[2:] for a in args if a.startswith("-o") and len(a) > 2 and name != "javac"]
     if name == "javac":
-        outs = [s.rpartition(".")[0] + ".class" for s in sources]
+        outs = [s.rpartition(".")[0] + ".class" for s in sources if s[:1] != "\x1e"]
     elif not outs and name == "rustc":
         outs = [s.rpartition("/")[2].rpartition(".")[0] for s in sources]
     elif not outs and name not in ("go", "zig"):
         outs = ["a.out"]
     for target in outs:
-        _store(env, target, COMPILED + sources[0])
+        _store(env, target, None if stdin and fed is None else COMPILED + sources[0])
 
 
 def _patched(simple: Simple, redirects: list[tuple[str, str]], env: dict[str, str | None]) -> None:

@@ -124,11 +124,13 @@ def written(
         if text == scripts.FETCHED:
             return True, None, path  # a downloaded installer: the documented known limit
         if text.startswith(COMPILED):  # a program built from a source written on the line
-            source = env.get(FILE + text[len(COMPILED) :])
+            src = text[len(COMPILED) :]  # its path, or "\x1e" and the text fed on stdin
+            source = src[1:] if src[:1] == "\x1e" else env.get(FILE + src)
             if source is not None and ctx.files is not None and not ctx.files.wanted(source):
                 return True, "", path  # its source names no guarded tool
-            walker.emit(f"{path} is built on this line from {text[len(COMPILED) :]}, code dcg "
-                        "does not read", ctx, out)  # fmt: skip
+            shown = "stdin" if src[:1] == "\x1e" else src
+            walker.emit(f"{path} is built on this line from {shown}, code dcg does not read",
+                        ctx, out)  # fmt: skip
             return True, None, path
         if text.startswith("\x00copy:"):
             copied, shown = file_text(text[7:], ctx, out, walker)
