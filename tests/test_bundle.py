@@ -321,3 +321,28 @@ def test_top_level_imports_skip_type_checking_and_functions() -> None:
     names, leading = bundle.top_level_imports(ast.parse(SOURCE), "p.q", False)
     assert names == ["a", "a.b", "p", "p.c", "p.c.d", "e", "e.f"]
     assert leading == 5
+
+
+def test_a_module_interrupted_mid_body_is_not_left_half_imported(package: Path) -> None:
+    # The hook's CPU alarm raises a BaseException wherever it is, an import included; the
+    # too-complex reply then imports the same modules (graduation, approvals). A module
+    # the bundle loaded ahead of its importer must not stay in sys.modules half-run.
+    (package / "_halfway.py").write_text("A = 1\nraise KeyboardInterrupt\nB = 2\n")
+    (package / "_user.py").write_text("from dcg import _halfway\nC = _halfway.B\n")
+    bundle.build(str(package))
+    index = bundle.read_index(str(package))
+    assert index is not None and index["dcg._user"][6][: index["dcg._user"][7]] == ("dcg._halfway",)
+    probe = (
+        "import sys; sys.path.insert(0, sys.argv[1]); sys.path.insert(0, sys.argv[1] + '/dcg');"
+        "import _fast; print(_fast.install_bundle(sys.argv[1] + '/dcg'))\n"
+        "for _ in range(2):\n"
+        "    try:\n"
+        "        import dcg._user\n"
+        "    except KeyboardInterrupt:\n"
+        "        print('interrupted', 'dcg._halfway' in sys.modules, 'dcg._user' in sys.modules)\n"
+    )
+    run = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", probe, str(package.parent)],
+        capture_output=True, text=True, timeout=60, check=True,
+    )  # fmt: skip
+    assert run.stdout.splitlines() == ["True", "interrupted False False", "interrupted False False"]

@@ -175,9 +175,13 @@ class BundleFinder:
         sys.modules[name] = module
         try:
             self.exec_module(module)
-        except Exception:  # the import statement that needs it will say why
+        except BaseException as exc:
+            # Never left half-run in sys.modules: after the hook's CPU alarm (an Overrun,
+            # a BaseException) fires inside its body, the stop's own reply imports it again.
             sys.modules.pop(name, None)
-            return
+            if not isinstance(exc, Exception):
+                raise
+            return  # the import statement that needs it will say why
         if parent:
             setattr(sys.modules[parent], child, module)
 

@@ -13,7 +13,8 @@ from __future__ import annotations
 NAMES: dict[str, tuple[str, ...]] = {
     "js": ("node_modules", ".next", ".nuxt", ".svelte-kit", ".turbo", ".parcel-cache",
            ".vite", ".angular", ".expo", ".docusaurus", "storybook-static", ".nyc_output",
-           "coverage", ".eslintcache", ".pnpm-store", "bower_components", "dist", "build"),
+           "coverage", ".eslintcache", ".pnpm-store", "bower_components", "dist", "build",
+           ".output"),
     "python": ("__pycache__", ".venv", "venv", ".tox", ".nox", ".pytest_cache", ".mypy_cache",
                ".ruff_cache", ".hypothesis", ".pytype", ".pyre", "htmlcov", ".eggs",
                ".coverage", "build", "dist"),
@@ -21,7 +22,7 @@ NAMES: dict[str, tuple[str, ...]] = {
     "go": ("_output",),
     "java": ("target", "build", ".gradle", "out"),
     "dotnet": ("obj", "TestResults"),
-    "ruby": (".bundle", ".yardoc", "_site", ".sass-cache"),
+    "ruby": (".bundle", ".yardoc", "_site", ".sass-cache", ".jekyll-cache"),
     "elixir": ("_build", "deps", ".elixir_ls"),
     "ios": ("DerivedData", "Pods", ".build"),
     "c": ("CMakeFiles", "CMakeCache.txt", "builddir", "_build", ".ccls-cache"),

@@ -248,8 +248,10 @@ def any_outside_temp(command: Command, cwd: str) -> bool:
         if path is None:
             if "$" in word:
                 return True
-        elif _partial_glob(word) and not (is_temp(path) or in_system_cache(path)):
-            return True  # `build*` may match build-scripts/: only temp or a cache excuses a guess
+        elif _partial_glob(word) and not _guess_excused(word, path, cwd):
+            return True  # `build*` may match build-scripts/
+        elif _one_entry(word, path):
+            continue  # `rm -rf pkg.lock`: one file or link goes, as with `rm -f`
         else:
             paths.append(path)
             paths.extend(_followed(word, cwd))
@@ -272,6 +274,35 @@ def _followed(word: str, cwd: str) -> list[str]:
 
 
 _MAX_MATCHES = 2000
+
+
+def _guess_excused(word: str, path: str, cwd: str) -> bool:
+    """A glob inside a name matches only what may go: it lies in temp or a system cache,
+    its literal directory is a cache or build output (``dist/*.map``), or a literal
+    component after the glob names output (``**/node_modules``, ``packages/*/dist/*.map``)."""
+    if is_temp(path) or in_system_cache(path):
+        return True
+    parts = word.rstrip("/").split("/")
+    k = next((i for i, p in enumerate(parts) if any(c in p for c in "*?[")), len(parts))
+    prefix = resolve("/".join(parts[:k]) or ("/" if word.startswith("/") else "."), cwd)
+    if prefix is None or ".." in parts[k:]:
+        return False
+    if _lexically_safe(prefix, cwd)[0]:
+        return True
+    literal = [p for p in parts[k + 1 :] if not any(c in p for c in "*?[")]
+    return project_of(prefix, cwd) is not None and any(
+        map(regenerable.is_regenerable_name, literal)
+    )
+
+
+def _one_entry(word: str, path: str) -> bool:
+    """The word names one existing entry that is no directory (a file, or a link that rm
+    removes itself, unless it leads to a directory): -r changes nothing, and a single
+    file's deletion is not stopped (issue 32's line). A critical path never passes; what
+    an earlier ``mv``/``ln`` on the line put there is judged too (linefiles.MOVED)."""
+    if word.endswith("/") or any(c in word for c in "*?[") or is_critical(path):
+        return False
+    return os.path.lexists(path) and not os.path.isdir(path)
 
 
 def _fed_by_other_than_find(via: Sequence[str]) -> bool:

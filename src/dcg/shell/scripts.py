@@ -274,6 +274,11 @@ def lex_lines(
     return lines, None
 
 
+# Reserved words after which a command (and so a `{` group) starts: in a body too, so that
+# `if { a; } || { b; }; then` inside a function does not close it at the first `}`.
+_COMMAND_START = frozenset(("{", "then", "do", "else", "elif", "if", "while", "until", "!"))
+
+
 def split_functions(
     lines: list[tuple[int, list[Token]]],
 ) -> tuple[list[tuple[int, list[Token]]], dict[str, list[tuple[int, list[Token]]]]]:
@@ -327,10 +332,10 @@ def split_functions(
                     cmd = True
                     continue
                 cur_body.append(tok)
-                cmd = kind == "o" or (word in ("{", "then", "do", "else", "!"))
+                cmd = kind == "o" or word in _COMMAND_START
                 continue
             cur.append(tok)
-            cmd = kind == "o" or word in ("{", "then", "do", "else", "elif", "if", "while", "!")
+            cmd = kind == "o" or word in _COMMAND_START
         if body is not None and cur_body:
             body.append((number, cur_body))
             cur_body = []
