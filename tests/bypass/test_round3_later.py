@@ -29,6 +29,8 @@ RM = "core.filesystem:rm-rf"
 OPAQUE = "core.shell:opaque-exec"
 SHUTIL = 'import shutil; shutil.rmtree(\\"src\\")'  # inside double quotes
 RMJS = "require('fs').rmSync('src',{recursive:true})"
+JAVA = ('public class X{public static void main(String[] a)throws Exception{'
+        'new ProcessBuilder("rm","-rf","src").start().waitFor();}}')  # fmt: skip
 
 STOP = [
     # Make reads the file before any recipe: $(shell), !=, .DEFAULT_GOAL
@@ -123,9 +125,71 @@ STOP = [
     ('echo \'{"tasks":{"x":"rm -rf src"}}\' > deno.json && deno task x', OPAQUE),
     ('echo \'{"scripts":{"x":"rm -rf src"}}\' > composer.json && composer run-script x', OPAQUE),
     ("printf 'execute_process(COMMAND rm -rf src)\\n' > CMakeLists.txt && cmake -B b", OPAQUE),
+    # tools whose configuration is code, the line having written it
+    (f'echo "{RMJS}" > jest.config.js && npx jest', RM),
+    (f'echo "{RMJS}" > vite.config.js && npx vite build', RM),
+    (f'echo "{RMJS}" > webpack.config.js && npx webpack', RM),
+    (
+        "mkdir -p docs && echo \"import shutil; shutil.rmtree('src')\" > docs/conf.py && "
+        "sphinx-build docs out",
+        RM,
+    ),
+    ("echo \"system('rm -rf src')\" > Gemfile && bundle install", RM),
+    ("printf '[tox:tox]\\n[testenv]\\ncommands = rm -rf src\\n' >> setup.cfg && tox", OPAQUE),
+    # sources the line wrote, compiled and run: code dcg does not read
+    (
+        "printf 'int main(){return system(\"rm -rf src\");}\\n' > x.c && gcc -w x.c -o x && ./x",
+        OPAQUE,
+    ),
+    (
+        "printf 'int main(){return system(\"rm -rf src\");}\\n' > x.c && cc -w x.c && ./a.out",
+        OPAQUE,
+    ),
+    (
+        "printf 'int main(){return system(\"rm -rf src\");}\\n' > x.c && gcc -w -ox x.c && ./x",
+        OPAQUE,
+    ),
+    (f"printf '{JAVA}' > X.java && java X.java", OPAQUE),
+    (f"printf '{JAVA}' > X.java && javac X.java && java X", OPAQUE),
+    (
+        "printf 'fn main(){std::fs::remove_dir_all(\"src\").unwrap();}' > x.rs && "
+        "rustc x.rs && ./x",
+        OPAQUE,
+    ),
+    ("printf 'package main\\n//go:generate rm -rf src\\n' > x.go && go generate", RM),
+    (
+        'printf \'package main\\nimport "os"\\nfunc main(){os.RemoveAll("src")}\\n\' > x.go'
+        " && go run x.go",
+        OPAQUE,
+    ),
+    ("cc -xc - -o x <<< 'int main(){return system(\"rm -rf src\");}' && ./x", OPAQUE),
+    ("printf 'int main(){return system(\"rm -rf src\");}' | gcc -xc - && ./a.out", OPAQUE),
+    # a module the line wrote, loaded by a name computed at run time
+    (
+        "echo 'import shutil; shutil.rmtree(\"src\")' > mod.py; "
+        "python3 -c \"import importlib as i; i.import_module('m'+'od')\"",
+        OPAQUE,
+    ),
+    (
+        "echo 'import shutil; shutil.rmtree(\"src\")' > mod.py; "
+        "python3 -c \"__import__('dom'[::-1])\"",
+        OPAQUE,
+    ),
+    # copied or patched into place
+    ("printf 'all:\\n\\trm -rf src\\n' > evil.mk; rsync evil.mk Makefile; make", RM),
+    (
+        "printf -- '--- Makefile\\n+++ Makefile\\n@@ -1,2 +1,2 @@\\n build:\\n-\\techo build\\n"
+        "+\\trm -rf src\\n' > p.diff; patch -p0 < p.diff; make",
+        OPAQUE,
+    ),
+    (
+        "printf -- '--- a/Makefile\\n+++ b/Makefile\\n@@ -1,2 +1,2 @@\\n build:\\n-\\techo build\\n"
+        "+\\trm -rf src\\n' | git apply; make",
+        OPAQUE,
+    ),
 ]
 # Fetches a package from the network: judged only.
-NOT_RUN = ("npx tsx",)
+NOT_RUN = ("npx tsx", "npx jest", "npx vite", "npx webpack")
 # cargo's toolchain as rustup installed it (read only; the build writes in the sandbox).
 _CARGO = shutil.which("cargo")
 RUSTUP_HOME = os.environ.get("RUSTUP_HOME") or (
@@ -157,6 +221,18 @@ PASS = [
     "cmake -B build",
     'rm -rf "$(pwd)/build"',
     "python3 -c 'import json, os'",
+    "printf 'int main(){return 0;}\\n' > x.c && gcc x.c -o x && ./x",
+    "gcc -o app main.c; ./app --help",
+    "cargo run",
+    "javac Main.java && java Main",
+    "go run .",
+    "echo 'module.exports = {}' > jest.config.js && echo ok",
+    "printf 'all:\\n\\techo hi\\n' > evil.mk; rsync evil.mk Makefile; cat Makefile",
+    "git apply fix.patch && git status",
+    "patch -p1 < fix.diff; git diff --stat",
+    "echo 'import shutil; shutil.rmtree(\"src\")' > mod.py; python3 -c 'import json'",
+    'echo "console.log(1)" > x.js; node -e "require(process.argv[1])" ./x.js',
+    "cc -xc - -o hello <<< 'int main(){return 0;}' && ./hello",
 ]
 
 
@@ -199,7 +275,9 @@ def _runnable(command: str) -> bool:
         "cargo-make")):  # fmt: skip
         return False
     tools = ("make", "npm", "node", "perl", "ruby", "pnpm", "yarn", "bun", "deno", "sponge",
-             "rake", "cargo", "gradle", "gulp", "scons", "doit", "composer", "cmake")  # fmt: skip
+             "rake", "cargo", "gradle", "gulp", "scons", "doit", "composer", "cmake", "gcc", "cc",
+             "java", "javac", "rustc", "go", "sphinx-build", "bundle", "tox", "rsync", "patch",
+             "git")  # fmt: skip
     words = set(command.replace(";", " ").replace("&&", " ").replace("|", " ").split())
     return all(shutil.which(t) for t in tools if t in words)
 

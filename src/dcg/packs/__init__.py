@@ -58,6 +58,11 @@ REGISTRY: tuple[tuple[str, tuple[str, ...]], ...] = (
             "--del",
             "--rem",
             "remove_tree",
+            # Go's os.RemoveAll, Rust's remove_dir_all, Kotlin's deleteRecursively: in a
+            # source the line writes and compiles (dcg.shell.runfiles), code that deletes.
+            "removeall",
+            "remove_dir_all",
+            "deleterecursively",
             "format-volume",
             "clear-disk",
             "initialize-disk",
@@ -184,6 +189,11 @@ REGISTRY: tuple[tuple[str, tuple[str, ...]], ...] = (
             "thorfile",
             "snakefile",
             "lefthook",
+            # Sources a line writes and then runs through their compiler (runfiles).
+            "go generate",
+            "go run",
+            "java ",
+            "tcc ",
         ),
     ),
     # --- optional packs ---

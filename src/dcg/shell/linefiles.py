@@ -102,7 +102,7 @@ def imports(code: str) -> list[str]:
     return [n for n in names if n.isidentifier()]
 
 
-_COPIERS = frozenset(("cp", "mv", "install", "ln"))
+_COPIERS = frozenset(("cp", "mv", "install", "ln", "rsync"))
 
 
 def remember_written(
@@ -176,9 +176,15 @@ def remember_written(
         else:
             append = "-a" in argv[1:]
             written += [(a, append) for a in argv[1:] if a[:1] != "-"]
+    elif name in opaque.COMPILERS:
+        compiled(name, argv, env, simple)
+        text = piped_text(simple)
     elif name in ("mkfifo", "mknod"):  # a pipe: what a reader runs is whatever is written to it
         names = [a for k, a in enumerate(argv[1:], 1) if a[:1] != "-" and argv[k - 1] != "-m"]
         written += [(a, False) for a in (names[:1] if name == "mknod" else names)]
+        text = None
+    elif name == "patch" or argv[:2] == ["git", "apply"]:
+        _patched(simple, redirects, env)
         text = None
     elif name == "git":
         from dcg.shell import gitstream
@@ -205,6 +211,63 @@ def remember_written(
             old = env.get(FILE + target, env.get(FILE + os.path.normpath(target), edits.EDIT))
             added = text if text.endswith("\n") else text + "\n"
             _store(env, target, edits.record(old, "a" + added))
+
+
+COMPILED = runtext.COMPILED
+
+
+def compiled(name: str, argv: list[str], env: dict[str, str | None], simple: Simple) -> None:
+    """``gcc x.c -o x``, ``cc x.c`` (a.out), ``rustc x.rs`` (x), ``javac X.java`` (X.class),
+    ``go build -o x``: a program built from a source written earlier on the line holds code
+    dcg cannot see; running it is opaque when that source names a guarded tool."""
+    args = argv[1:]
+    sources = [a for a in args if a[:1] != "-" and _written_here(a, env)]
+    stdin = "-" in args or "/dev/stdin" in args  # `cc -xc - -o x <<< '…'`: source on stdin
+    fed = _fed(simple) if stdin else None
+    if stdin:
+        sources.append("\x1e" + (fed or ""))
+    if not sources:
+        return
+    outs = [args[k + 1] for k in range(len(args) - 1) if args[k] in ("-o", "--output")]
+    outs += [a[2:] for a in args if a.startswith("-o") and len(a) > 2 and name != "javac"]
+    if name == "javac":
+        outs = [s.rpartition(".")[0] + ".class" for s in sources if s[:1] != "\x1e"]
+    elif not outs and name == "rustc":
+        outs = [s.rpartition("/")[2].rpartition(".")[0] for s in sources]
+    elif not outs and name not in ("go", "zig"):
+        outs = ["a.out"]
+    for target in outs:
+        _store(env, target, None if stdin and fed is None else COMPILED + sources[0])
+
+
+def _patched(simple: Simple, redirects: list[tuple[str, str]], env: dict[str, str | None]) -> None:
+    """``patch -p0 < p.diff``, ``… | git apply``: the files a diff the line knows changes
+    hold text dcg does not compute (a later ``make`` reading one is opaque)."""
+    argv = simple.fields
+    diff = _fed(simple)
+    if diff is None:
+        names = [t for op, t in redirects if op == "<"]
+        names += [a for a in argv[2 if argv[0] == "git" else 1 :] if a[:1] != "-"]
+        for n in names:
+            if _written_here(n, env):
+                diff = env.get(FILE + n, env.get(FILE + os.path.normpath(n)))
+                break
+    if not diff or diff.startswith("\x00"):
+        return
+    strip = next((int(a[2:]) for a in argv if a.startswith("-p") and a[2:].isdigit()), -1)
+    if argv[0] == "git":
+        strip = 1 if strip < 0 else strip
+    for line in diff.splitlines():
+        if line.startswith("+++ ") and not line.startswith("+++ /dev/null"):
+            path = line[4:].split("\t")[0].strip()
+            parts = path.split("/")
+            path = "/".join(parts[strip:]) if 0 <= strip < len(parts) else parts[-1]
+            if path:
+                _store(env, path, None)
+
+
+def _written_here(path: str, env: dict[str, str | None]) -> bool:
+    return FILE + path in env or FILE + os.path.normpath(path) in env
 
 
 EDITORS = opaque.EDITORS

@@ -68,8 +68,15 @@ def names(lang: str, code: str, path: str) -> bool:
 
 
 def follow(lang: str, code: str, ctx: Ctx, out: list[Command], walker: Walker) -> None:
-    """Judge each module written on this line that ``code`` loads (once per reading stack)."""
-    judge(lang, [p for p in written_modules(lang, ctx) if names(lang, code, p)], ctx, out, walker)
+    """Judge each module written on this line that ``code`` loads (once per reading stack);
+    a module named by a computed name (``import_module('m' + 'od')``) is opaque."""
+    written = written_modules(lang, ctx)
+    named = [p for p in written if names(lang, code, p)]
+    judge(lang, named, ctx, out, walker)
+    loader = next((c for c in _LOADERS.get(lang, ()) if _computed_call(code, c)), None)
+    if loader and any(_wanted(p, ctx) for p in written if p not in named):
+        why = f"{lang} code loads a module by a name computed at run time ({loader}…), after "
+        walker.emit(why + "modules were written on this line", ctx, out)
     if lang == "python" and "addsitedir" in code:  # a site directory's .pth import lines run
         for path in [k[len(FILE) :] for k in ctx.env if k.startswith(FILE) and k.endswith(".pth")]:
             _, text, shown = runtext.written(path, ctx, out, walker)
@@ -79,6 +86,39 @@ def follow(lang: str, code: str, ctx: Ctx, out: list[Command], walker: Walker) -
             if lines and not any(v.startswith(f"in {path} (") for v in ctx.via):
                 via = (*ctx.via, f"in {shown}", "python .pth")
                 walker.embedded(lang, "\n".join(lines), ctx.child(via), out, True)
+
+
+# Calls that load a module or file by a name given as an argument.
+_LOADERS = {
+    "python": ("__import__(", "import_module(", "run_module(", "run_path(",
+               "spec_from_file_location(", "load_source(", "SourceFileLoader("),
+    "javascript": ("require(", "import("),
+    "perl": ("require ", "do "),
+    "ruby": ("require(", "require_relative(", "load("),
+}  # fmt: skip
+
+
+def _wanted(path: str, ctx: Ctx) -> bool:
+    """Whether the text the line gave ``path`` is unknown or names a guarded tool."""
+    text = ctx.env.get(FILE + path)
+    return text is None or ctx.files is None or bool(ctx.files.wanted(text))
+
+
+def _computed_call(code: str, call: str) -> bool:
+    """Whether ``call`` occurs with an argument that is not a plain string literal."""
+    k = code.find(call)
+    while k >= 0:
+        rest = code[k + len(call) :].lstrip()
+        if call == "spec_from_file_location(":  # the path is its second argument
+            rest = rest.partition(",")[2].lstrip()
+        quote = rest[:1]
+        end = rest.find(quote, 1) if quote in ("'", '"') else -1
+        if end < 0 or rest[end + 1 : end + 2].strip(" ") not in (")", ",", ";", "") or (
+            "+" in rest[end + 1 : end + 3]
+        ):  # fmt: skip
+            return True
+        k = code.find(call, k + 1)
+    return False
 
 
 def judge(lang: str, paths: list[str], ctx: Ctx, out: list[Command], walker: Walker) -> None:

@@ -32,6 +32,10 @@ FETCHERS = frozenset(("curl", "wget", "fetch", "http", "https", "xh", "aria2c"))
 # file these write (perl -pi, ed, vim -c, patch) holds text dcg cannot know.
 EDITORS = frozenset(("sed", "gsed", "perl", "ruby", "awk", "gawk", "ed", "red", "ex", "vi",
                      "vim", "nvim", "patch", "npm", "pnpm"))  # fmt: skip
+# Compilers: a program built from a source the line wrote holds code dcg cannot see.
+COMPILERS = frozenset(("gcc", "cc", "clang", "g++", "c++", "clang++", "tcc", "rustc", "javac",
+                       "kotlinc", "swiftc", "zig", "nim", "ghc", "go", "gfortran", "fpc",
+                       "ocamlopt", "dmd", "ldc2", "crystal", "mcs", "csc"))  # fmt: skip
 
 
 # Substitutions that look up a path rather than compute code: `$(which python) x.py`,

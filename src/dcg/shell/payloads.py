@@ -432,7 +432,11 @@ def handler(name: str) -> Callable[[Work], None] | None:
 # Build tools whose file dcg reads only when the line wrote it (dcg.shell.runfiles.TOOLS).
 BUILD_TOOLS = frozenset(("rake", "cargo", "makers", "gradle", "gradlew", "mvn", "mvnw", "ant",
     "mage", "mix", "sbt", "deno", "composer", "cmake", "meson", "vagrant", "thor", "snakemake",
-    "lefthook", "earthly", "grunt", "gulp", "jake", "scons", "waf", "fab", "doit"))  # fmt: skip
+    "lefthook", "earthly", "grunt", "gulp", "jake", "scons", "waf", "fab", "doit", "jest",
+    "vite", "vitest", "eslint", "webpack", "rollup", "next", "nuxt", "astro", "prettier",
+    "playwright", "karma", "mocha", "tailwindcss", "sphinx-build", "bundle", "pod",
+    "fastlane", "danger", "tox", "go", "java", "tcc", "kotlin",
+    "dotnet", "rust-script"))  # fmt: skip
 # Commands that run a file, a package script or a recipe (dcg.shell.running), or load
 # code without naming it (dcg.shell.implicit: git's installed pre-commit hooks too).
 RUNS_FILES = frozenset((*SHELLS, *BUILD_TOOLS, "source", ".", "node", "nodejs", "bun", "ruby",

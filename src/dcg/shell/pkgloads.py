@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dcg import oslite as os
 from dcg.shell import runtext, scripts
+from dcg.shell.payloads import BUILD_TOOLS
 
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
 
@@ -147,6 +148,10 @@ def npx(argv: list[str], ctx: Ctx, out: list[Command], walker: Walker) -> None:
         line = " ".join("'" + a.replace("'", "'\\''") + "'" for a in argv[i:])
         walker.text(line, ctx.child((*ctx.via, f"npx {name}")), out)
         return
+    if name in BUILD_TOOLS:  # `npx jest` loads jest.config.js the line wrote
+        from dcg.shell import runfiles
+
+        runfiles.judge(name, argv[i:], ctx, out, walker)
     path = "node_modules/.bin/" + name.rpartition("/")[2]
     if FILE + path in ctx.env or FILE + "./" + path in ctx.env:
         runtext.judge("exec", path, f"npx {spec}", ctx, out, walker)

@@ -15,7 +15,11 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dcg.shell.command import Command
     from dcg.shell.runtext import Ctx, Walker
-    from dcg.shell.unwrap import Work
+
+
+def _js(stem: str) -> tuple[str, ...]:
+    return tuple(stem + ext for ext in (".js", ".mjs", ".cjs", ".ts", ".mts", ".cts"))
+
 
 _CARGO_BUILDS = ("build", "b", "run", "r", "test", "t", "check", "c", "bench", "install", "doc")
 _GRADLE = ("build.gradle", "build.gradle.kts", "settings.gradle", "settings.gradle.kts",
@@ -49,17 +53,50 @@ TOOLS: dict[str, list[tuple[tuple[str, ...], tuple[str, ...], str]]] = {
     "waf": [((), ("wscript",), "python")],
     "fab": [((), ("fabfile.py",), "python")],
     "doit": [((), ("dodo.py",), "python")],
+    # Tools whose configuration file is code they load (judged as that code).
+    "jest": [((), _js("jest.config"), "javascript")],
+    "vite": [((), _js("vite.config"), "javascript")],
+    "vitest": [((), (*_js("vitest.config"), *_js("vite.config")), "javascript")],
+    "eslint": [((), (*_js("eslint.config"), ".eslintrc.js", ".eslintrc.cjs"), "javascript")],
+    "webpack": [((), _js("webpack.config"), "javascript")],
+    "rollup": [((), _js("rollup.config"), "javascript")],
+    "next": [((), _js("next.config"), "javascript")],
+    "nuxt": [((), _js("nuxt.config"), "javascript")],
+    "astro": [((), _js("astro.config"), "javascript")],
+    "prettier": [
+        ((), (*_js("prettier.config"), ".prettierrc.js", ".prettierrc.cjs"), "javascript")
+    ],
+    "playwright": [((), _js("playwright.config"), "javascript")],
+    "karma": [((), ("karma.conf.js",), "javascript")],
+    "mocha": [((), (".mocharc.js", ".mocharc.cjs"), "javascript")],
+    "tailwindcss": [((), _js("tailwind.config"), "javascript")],
+    "sphinx-build": [
+        (
+            (),
+            ("conf.py", "docs/conf.py", "doc/conf.py", "docs/source/conf.py", "source/conf.py"),
+            "python",
+        )
+    ],
+    "bundle": [((), ("Gemfile",), "ruby")],
+    "pod": [((), ("Podfile",), "ruby")],
+    "fastlane": [((), ("fastlane/Fastfile", "Fastfile"), "ruby")],
+    "danger": [((), ("Dangerfile",), "ruby")],
+    # tox's configuration beside tox.ini (dcg.shell.taskrunners reads tox.ini).
+    "tox": [((), ("setup.cfg", "pyproject.toml", "tox.toml"), "")],
 }
 # Options naming the file the tool reads instead.
 _FILE_OPTS = frozenset(("-f", "--file", "--rakefile", "-b", "--build-file", "--makefile",
                         "--config", "-c"))  # fmt: skip
 
 
-def judge(name: str, work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
-    """Judge the file ``name`` runs when this line wrote or edited it."""
+def judge(name: str, argv: list[str], ctx: Ctx, out: list[Command], walker: Walker) -> None:
+    """Judge the file ``name`` (``argv[0]``, or the package npx runs) runs when this line
+    wrote or edited it."""
     if not any(k.startswith(runtext.FILE) for k in ctx.env):
         return
-    argv = work.argv
+    if name in _SOURCE_RUNNERS:
+        _sources(name, argv, ctx, out, walker)
+        return
     words = [a for a in argv[1:] if not a.startswith("-")]
     named = [argv[k + 1] for k in range(1, len(argv) - 1) if argv[k] in _FILE_OPTS]
     for subs, files, lang in TOOLS[name]:
@@ -76,3 +113,37 @@ def judge(name: str, work: Work, ctx: Ctx, out: list[Command], walker: Walker) -
             walker.embedded(lang, text, ctx.child(via), out, True)
         else:
             walker.emit(f"{name} runs the code of {shown}, which dcg does not read", ctx, out)
+
+
+# Programs that compile and run source files they are given, in languages dcg does not
+# read (`go run x.go`, `java X.java`, `tcc -run x.c`); `go generate` runs the commands of
+# the `//go:generate` lines of the package's files.
+_SOURCE_RUNNERS = {"go": (".go",), "java": (".java", ".class", ".jar"), "tcc": (".c",),
+                   "kotlin": (".kts", ".jar"), "dotnet": (".cs", ".csx"),
+                   "rust-script": (".rs",)}  # fmt: skip
+
+
+def _sources(name: str, argv: list[str], ctx: Ctx, out: list[Command], walker: Walker) -> None:
+    exts = _SOURCE_RUNNERS[name]
+    written = [p for p in runtext.written_paths(ctx) if p.endswith(exts)]
+    words = [a for a in argv[1:] if not a.startswith("-")]
+    if name == "go" and words[:1] == ["generate"]:
+        for path in written:
+            _, text, shown = runtext.written(path, ctx, out, walker)
+            for line in (text or "").splitlines():
+                if line.startswith("//go:generate "):
+                    via = (*ctx.via, f"in {shown}", "go generate")
+                    walker.text(line[len("//go:generate ") :], ctx.child(via), out)
+        return
+    if name == "go" and words[:1] not in (["run"], ["test"]):
+        return  # `go build` writes a program (dcg.shell.linefiles.compiled), runs nothing
+    named = {w.rpartition(".")[0] or w for w in words}
+    for path in written:
+        stem = path.rpartition("/")[2].rpartition(".")[0]
+        text = ctx.env.get(runtext.FILE + path)
+        if text is not None and ctx.files is not None and not ctx.files.wanted(text):
+            continue  # a source naming no guarded tool
+        if name == "go" or stem in named or path in words:
+            why = f"{name} runs {path}, written on this line in a language dcg does not read"
+            walker.emit(why, ctx, out)
+            return

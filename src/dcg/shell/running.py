@@ -79,6 +79,10 @@ def run(work: Work, raw: str, ctx: Ctx, out: list[Command], walker: Walker) -> b
     if name == "just":
         _just(work, ctx, out, walker)
         return False
+    if name in BUILD_TOOLS:  # a build tool's file written on the line, then run
+        from dcg.shell import runfiles
+
+        runfiles.judge(name, work.argv, ctx, out, walker)
     if name in _TASK_RUNNERS:
         from dcg.shell import taskrunners
 
@@ -92,10 +96,7 @@ def run(work: Work, raw: str, ctx: Ctx, out: list[Command], walker: Walker) -> b
 
         cmdfiles.read(work, ctx, out, walker)
         return False
-    if name in BUILD_TOOLS:  # a build tool's file written on the line, then run
-        from dcg.shell import runfiles
 
-        runfiles.judge(name, work, ctx, out, walker)
     if name == "git" and work.hooks:
         from dcg.shell import githooks
 

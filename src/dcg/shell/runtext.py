@@ -50,6 +50,7 @@ if TYPE_CHECKING:
 
 FILE = "\x00file:"  # the text a file was given earlier on the line (linefiles writes it)
 CWD = "\x00cwd"
+COMPILED = "\x00compiled:"  # the value of a program built from a source: that source
 
 
 def file_text(path: str, ctx: Ctx, out: list[Command], walker: Walker) -> tuple[str | None, str]:
@@ -122,6 +123,15 @@ def written(
             return True, None, path
         if text == scripts.FETCHED:
             return True, None, path  # a downloaded installer: the documented known limit
+        if text.startswith(COMPILED):  # a program built from a source written on the line
+            src = text[len(COMPILED) :]  # its path, or "\x1e" and the text fed on stdin
+            source = src[1:] if src[:1] == "\x1e" else env.get(FILE + src)
+            if source is not None and ctx.files is not None and not ctx.files.wanted(source):
+                return True, "", path  # its source names no guarded tool
+            shown = "stdin" if src[:1] == "\x1e" else src
+            walker.emit(f"{path} is built on this line from {shown}, code dcg does not read",
+                        ctx, out)  # fmt: skip
+            return True, None, path
         if text.startswith("\x00copy:"):
             copied, shown = file_text(text[7:], ctx, out, walker)
             return True, copied, shown

@@ -256,9 +256,10 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
 _BASHVARS = frozenset(("declare", "typeset", "local", "read", "mapfile", "readarray", "printf",
     "alias", "unalias", "unset", "hash", "readonly", "trap", "shopt"))  # fmt: skip
 _RUN_VARS = frozenset(("PS0", "PS1", "PS2", "PS4", "PROMPT_COMMAND"))
-# Commands whose writes the walker remembers besides redirections (tee, copies, fetches).
+# Commands whose writes the walker remembers besides redirections (tee, copies, fetches,
+# git apply).
 _WRITERS = frozenset(("tee", "cp", "mv", "install", "ln", "mkfifo", "mknod", "dd", "sponge",
-                      *opaque.FETCHERS, *opaque.EDITORS, "mount", "rsync", "git"))  # fmt: skip
+    "mount", "rsync", "git", *opaque.FETCHERS, *opaque.EDITORS, *opaque.COMPILERS))  # fmt: skip
 _ARITH_WORDS = frozenset(("let", "declare", "typeset", "local", "read", "mapfile", "readarray",
     "unset", "test", "[", "export", "readonly", "getopts", "wait", "printf"))  # fmt: skip
 
