@@ -90,3 +90,18 @@ def error_log() -> str:
 def snapshot_dir() -> str:
     """The safety net's snapshots (dcg.safety.store), inside dcg's protected state."""
     return os.path.join(config_dir(), "snapshots")
+
+
+def project_root(cwd: str) -> str:
+    """The project a directory belongs to, as history, snapshots and approvals count it:
+    the nearest directory at or above ``cwd`` holding ``.git`` or ``.dcg.toml``, else cwd."""
+    here = os.path.abspath(cwd)
+    while True:
+        if os.path.exists(os.path.join(here, ".git")) or os.path.exists(
+            os.path.join(here, ".dcg.toml")
+        ):
+            return here
+        parent = os.path.dirname(here)
+        if parent == here:
+            return os.path.abspath(cwd)
+        here = parent
