@@ -96,11 +96,12 @@ def every_agent(command: str, cwd: Path) -> dict[str, tuple[str, str]]:
     return {agent: hook_verdict(command, cwd, agent=agent, details=True) for agent in AGENTS}
 
 
-def claude_decision(body: Mapping[str, object]) -> tuple[str, str]:
+def claude_decision(body: Mapping[str, object], **env: str) -> tuple[str, str]:
     """Claude's ``permissionDecision`` for ``body`` in paranoid mode with details, and its
-    ``hookSpecificOutput`` as JSON (both empty when the hook says nothing)."""
+    ``hookSpecificOutput`` as JSON (both empty when the hook says nothing); ``env`` is
+    added to the hook's environment."""
     out, err = io.StringIO(), io.StringIO()
-    env = dict(os.environ, DCG_RESPONSE_MODE="paranoid", DCG_HOOK_DETAILS="1")
+    env = dict(os.environ, DCG_RESPONSE_MODE="paranoid", DCG_HOOK_DETAILS="1", **env)
     hook.main([], io.BytesIO(json.dumps(body).encode()), out, err, env)
     text = out.getvalue()
     if not text:
@@ -109,6 +110,8 @@ def claude_decision(body: Mapping[str, object]) -> tuple[str, str]:
     return spec.get("permissionDecision", ""), json.dumps(spec)
 
 
-def claude_hook(command: str, cwd: Path, variant: str = "plain") -> tuple[str, str]:
+def claude_hook(
+    command: str, cwd: Path | str, variant: str = "plain", **env: str
+) -> tuple[str, str]:
     """:func:`claude_decision` for ``command`` in ``cwd``, placed as ``VARIANTS[variant]``."""
-    return claude_decision(payload("claude", VARIANTS[variant](command), str(cwd)))
+    return claude_decision(payload("claude", VARIANTS[variant](command), str(cwd)), **env)
