@@ -11,7 +11,8 @@ whose condition is literally ``false`` (``true`` for ``||``/``until``) changes n
 branch that may or may not run leaves a variable it changed *unknown* when the variable
 had another value before (``c=rm; if x; then c=ls; fi; $c -rf src`` is a computed
 command), and keeps the value of one the line had not set (``if …; then OUT=build; else
-OUT=dist; fi``). Files written inside any of them stay written.
+OUT=dist; fi``). Files written inside any of them stay written, and so do paths moved or
+linked (the state's ``moved`` table): both are facts about the disk, not the shell.
 """
 
 from __future__ import annotations
@@ -42,12 +43,14 @@ class _Construct:
 
 
 def _restore(env: Vars, snapshot: Vars) -> None:
-    """``env`` as it was, except the files written since (they stay written)."""
+    """``env`` as it was, except the files written and paths moved since (they stay)."""
     files = {k: v for k, v in env.items() if k.startswith(_FILE)}
+    moved = env.state.moved
     env.clear()
     env.update(snapshot)
     env.update(files)
     env.state.load(snapshot.state)
+    env.state.moved.update(moved)
 
 
 def _changes(
@@ -98,6 +101,7 @@ def _dead(frame: Frame, last: list[str]) -> bool:
 
 
 _LOCALS = frozenset(("local", "declare", "typeset"))
+_SHELL_TABLES = tuple(n for n in TABLES if n != "moved")  # moves stay made (_restore)
 
 
 class _Runner:
@@ -180,7 +184,7 @@ class _Runner:
             self.calls[frame.label] = (
                 _changes(env, snapshot, local),
                 env.state.gained(snapshot.state),
-                {n: _changes(env.state.table(n), snapshot.state.table(n)) for n in TABLES},
+                {n: _changes(env.state.table(n), snapshot.state.table(n)) for n in _SHELL_TABLES},
             )
             _restore(env, snapshot)
             return
@@ -189,7 +193,7 @@ class _Runner:
         if not dead:
             c.gained.update(env.state.gained(snapshot.state))
             _merge(env, snapshot, c.acc)
-            for name in TABLES:
+            for name in _SHELL_TABLES:
                 _merge(env.state.table(name), snapshot.state.table(name), c.tables[name])
         _restore(env, snapshot)
         env.update(c.acc)

@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from dcg.shell.command import Command
     from dcg.shell.parser import Simple
     from dcg.shell.runtext import Ctx, Walker
+    from dcg.shell.state import Vars
     from dcg.shell.unwrap import Work
 
 FILE = runtext.FILE
@@ -105,9 +106,7 @@ def imports(code: str) -> list[str]:
 _COPIERS = frozenset(("cp", "mv", "install", "ln", "rsync"))
 
 
-def remember_written(
-    simple: Simple, redirects: list[tuple[str, str]], env: dict[str, str | None]
-) -> None:
+def remember_written(simple: Simple, redirects: list[tuple[str, str]], env: Vars) -> None:
     """`echo '…' > x.sh`, `cat <<EOF > x.sh`, `… | tee x.sh`, `cp a.sh x.sh`: remember
     what x.sh will hold (None: text dcg cannot know), for a later `sh x.sh` on the line."""
     argv = simple.fields
@@ -327,7 +326,6 @@ def _edited(name: str, argv: list[str], stdin: str | None, env: dict[str, str | 
 # A path `mv` or `ln -s` made earlier on the line -> the path whose content it now holds:
 # `mv src node_modules; rm -rf node_modules` deletes src, `ln -s ~/proj /tmp/p; rm -rf
 # /tmp/p/` deletes ~/proj, whatever exemption the made path's name would have.
-MOVED = "\x00moved:"
 _DELETERS = frozenset(("rm", "rimraf", "rmdir", "unlink", "shred", "find", "srm"))
 
 
@@ -400,23 +398,20 @@ def _place(path: str, env: dict[str, str | None]) -> str:
 _START = "\x00base"  # the payload's cwd (dcg.shell.shellvars.START)
 
 
-def _moved(args: list[str], env: dict[str, str | None]) -> None:
+def _moved(args: list[str], env: Vars) -> None:
     if len(args) < 2:
         return
     dest = _place(args[-1], env)
-    env[MOVED + dest] = "\x1f".join(_place(a, env) for a in args[:-1])
-    env[MOVED] = "1"
+    env.state.moved[dest] = "\x1f".join(_place(a, env) for a in args[:-1])
 
 
-def stands_for(work: Work, env: dict[str, str | None]) -> None:
+def stands_for(work: Work, env: Vars) -> None:
     """Add to a deletion the paths whose content its targets hold since an earlier ``mv`` or
     ``ln -s`` on the line, so that they are judged as the deletion's targets too."""
     argv = work.argv
     if argv[0] not in _DELETERS:
         return
-    made = [
-        (k[len(MOVED) :], v) for k, v in env.items() if k.startswith(MOVED) and v and k != MOVED
-    ]
+    made = [(k, v) for k, v in env.state.moved.items() if v]
     extra: list[str] = []
     first = 0
     for k in range(1, len(argv)):

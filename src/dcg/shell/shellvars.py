@@ -246,12 +246,7 @@ def declare(argv: list[str], dyns: list[bool], env: dict[str, str | None]) -> No
         env[name] = None if unknown else value
 
 
-PINS = "\x00pins"  # names whose value no later command changes (dcg.shell.bashvars.pin)
-
-
-def apply_pins(env: dict[str, str | None]) -> None:
+def apply_pins(env: Vars) -> None:
     """Put back, before a command, the readonly values and the unknown trap-set names."""
-    for line in (env.get(PINS) or "").split("\n"):
-        var, _, value = line.partition("=")
-        if var:
-            env[var] = None if value == "\x00?" else value
+    for var, value in env.state.pins.items():
+        env[var] = None if value is None or value == "\x00?" else value

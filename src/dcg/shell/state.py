@@ -7,7 +7,20 @@ from __future__ import annotations
 MONOTONE = ("aliases", "bash_env_judged", "integers", "namerefs", "nocase", "pre_commit")
 # Tables of facts by name: each entry is scoped like a variable (None: unknown after a
 # branch that may run gave it another value).
-TABLES = ("git_settings", "hashes", "int_vars", "origins", "outputs")
+TABLES = (
+    "alias_defs",
+    "arrays",
+    "git_settings",
+    "hashes",
+    "in_alias",
+    "int_vars",
+    "moved",
+    "origins",
+    "outputs",
+    "pins",
+    "refs",
+    "unset",
+)
 
 
 class WalkerState:
@@ -15,23 +28,30 @@ class WalkerState:
     subshell's copy is dropped when it ends (see :mod:`dcg.shell.flow`)."""
 
     __slots__ = (
+        "alias_defs",
         "aliases",
+        "arrays",
         "bash_env_judged",
         "cwd_sure",
         "feed",
         "git_settings",
         "hashes",
+        "in_alias",
         "in_function",
         "int_vars",
         "integers",
+        "moved",
         "namerefs",
         "nocase",
         "npm_bin",
         "origins",
         "outputs",
+        "pins",
         "pre_commit",
+        "refs",
         "runs",
         "stdin",
+        "unset",
     )
 
     def __init__(self) -> None:
@@ -55,6 +75,19 @@ class WalkerState:
         # `p=$(git diff)`: the words of the command whose output the variable holds
         # (NUL-joined), for a patch applied from "$p" later (dcg.shell.gitstream).
         self.outputs: dict[str, str | None] = {}
+        # Arrays set on the line: name -> ``key\x1evalue`` entries joined by ``\x1f``
+        # (dcg.shell.params.get_array); None: an array whose elements are unknown.
+        self.arrays: dict[str, str | None] = {}
+        self.refs: dict[str, str | None] = {}  # `declare -n r=x`: r -> x ("" : no target yet)
+        self.unset: dict[str, str | None] = {}  # names `unset` removed (${v-x} gives x)
+        self.alias_defs: dict[str, str | None] = {}  # `alias NAME=VALUE` on the line
+        self.in_alias: dict[str, str | None] = {}  # aliases being expanded (none expands in itself)
+        # Names whose value no later command changes: readonly values, and names a trap
+        # action may assign (unknown: "\x00?") (dcg.shell.bashvars.pin).
+        self.pins: dict[str, str | None] = {}
+        # Paths an `mv`, `ln -s`, `git mv`, `mount --bind`… on the line made stand for
+        # others: destination -> sources joined by ``\x1f`` (dcg.shell.linefiles).
+        self.moved: dict[str, str | None] = {}
         self.runs: str | None = None  # code an expansion runs, for the walker to judge
         # The directory (the table's cwd entry) a cd certainly reached: the commands run
         # only if it did (`cd D && …`), or D existed and nothing before could change that.

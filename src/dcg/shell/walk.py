@@ -117,7 +117,7 @@ def _subs(word: Word, ctx: Ctx, out: list[Command], into: Simple | None = None) 
 
 def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
     env = ctx.env
-    if shellvars.PINS in env:  # readonly values, names a trap assigns
+    if env.state.pins:  # readonly values, names a trap assigns
         shellvars.apply_pins(env)
     for word in (*simple.assigns, *simple.words, *simple.extra):
         if word.subs:
@@ -143,9 +143,9 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
 
         found = alias_text(simple, env, expand_word)
         if found is not None:
-            env[found[0]] = ""  # no alias expands inside itself
-            run_text(found[1], ctx.shared((*ctx.via, "alias " + found[0][9:])), out)
-            env.pop(found[0], None)
+            env.state.in_alias[found[0]] = ""  # no alias expands inside itself
+            run_text(found[1], ctx.shared((*ctx.via, "alias " + found[0])), out)
+            env.state.in_alias.pop(found[0], None)
             return
 
     def sub_text(word: Word, k: int) -> str | None:
@@ -306,7 +306,7 @@ def _command(
         return
     if not work.dyns[0]:
         work.argv[0] = unwrap.normalize(work.argv[0])
-        if "\x00moved:" in ctx.env:  # dcg.shell.linefiles.MOVED: mv/ln -s earlier
+        if ctx.env.state.moved:  # mv/ln -s earlier on the line (dcg.shell.linefiles)
             from dcg.shell import linefiles
 
             linefiles.stands_for(work, ctx.env)

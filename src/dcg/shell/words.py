@@ -119,9 +119,9 @@ def _default_form(raw: str, env: Vars) -> tuple[str, bool]:
     got = env[name]
     if got is None:
         return "$(…)", True
-    if got or (op[:1] in ("-", "=", "?") and "\x00unset:" + name not in env):
+    if got or (op[:1] in ("-", "=", "?") and name not in env.state.unset):
         return got, False
-    return raw, True  # empty, or unset (dcg.shell.params.UNSET): dcg.shell.params decides
+    return raw, True  # empty, or unset (the state's ``unset`` table): dcg.shell.params decides
 
 
 # Positional parameters the walker may know, and their key in the variable table.
