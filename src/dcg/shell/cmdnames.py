@@ -16,8 +16,6 @@ if TYPE_CHECKING:
     from dcg.shell.state import Vars
     from dcg.shell.words import Word
 
-_FILE = "\x00file:"  # dcg.shell.runtext.FILE: what a path was given on the line
-
 
 def hash_p(argv: list[str], env: Vars) -> None:
     """``hash -p PATH NAME…``: each NAME runs PATH."""
@@ -37,9 +35,7 @@ def rename(argv: list[str], env: Vars, assigns: list[Word]) -> None:
     if not (
         env.state.hashes
         or "BASH_CMDS" in env.state.arrays
-        or (
-            (path_set or "/" in word) and (env.state.moved or any(k.startswith(_FILE) for k in env))
-        )
+        or ((path_set or "/" in word) and (env.state.moved or env.state.files))
     ):
         return
     found = resolve(word, env, path_set)
@@ -51,7 +47,7 @@ def _program(path: str, env: Vars) -> str | None:
     """What a path made on the line runs: the program it is a copy of or a link to."""
     keys = (path, os.path.normpath(path))
     for key in keys:
-        held = env.get(_FILE + key)
+        held = env.state.files.get(key)
         if held is not None and held.startswith("\x00copy:"):
             return held[len("\x00copy:") :]
         moved = env.state.moved.get(key)
@@ -77,7 +73,7 @@ def resolve(word: str, env: Vars, path_set: bool = False) -> str | None:
         return None
     # A PATH set on the line (its value may be unknown: `PATH=$PWD/b:$PATH`) finds a link
     # or copy the line made under the command's name.
-    made = [(k[len(_FILE) :], True, v) for k, v in env.items() if k.startswith(_FILE)]
+    made = [(k, True, v) for k, v in env.state.files.items()]
     made += [(k, False, v) for k, v in env.state.moved.items()]
     for path, written, held in made:
         if held and path.rpartition("/")[2] == word:

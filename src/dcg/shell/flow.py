@@ -18,7 +18,7 @@ linked (the state's ``moved`` table): both are facts about the disk, not the she
 from __future__ import annotations
 
 from dcg.shell.parser import Frame, Simple
-from dcg.shell.state import TABLES, Vars
+from dcg.shell.state import DISK, TABLES, Vars
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -26,7 +26,6 @@ if TYPE_CHECKING:
 
     from dcg.shell.words import Token
 
-_FILE = "\x00file:"
 _CWD = "\x00cwd"
 _UNKNOWN_CWD = "\x00?"
 _MISSING = object()
@@ -44,25 +43,22 @@ class _Construct:
 
 def _restore(env: Vars, snapshot: Vars) -> None:
     """``env`` as it was, except the files written and paths moved since (they stay)."""
-    files = {k: v for k, v in env.items() if k.startswith(_FILE)}
-    moved = env.state.moved
+    disk = [env.state.table(name) for name in DISK]
     env.clear()
     env.update(snapshot)
-    env.update(files)
     env.state.load(snapshot.state)
-    env.state.moved.update(moved)
+    for name, table in zip(DISK, disk, strict=True):
+        env.state.table(name).update(table)
 
 
 def _changes(
     now: dict[str, str | None], before: dict[str, str | None], local: set[str] | None = None
 ) -> dict[str, object]:
-    """What a function body changed (``_MISSING``: removed); its files stay written."""
+    """What a function body changed (``_MISSING``: removed)."""
     return {
         k: now.get(k, _MISSING)
         for k in {*now, *before}
-        if (local is None or k not in local)
-        and not k.startswith(_FILE)
-        and now.get(k, _MISSING) != before.get(k, _MISSING)
+        if (local is None or k not in local) and now.get(k, _MISSING) != before.get(k, _MISSING)
     }
 
 
@@ -80,8 +76,6 @@ def _merge(
     """Fold what a branch that may run changed into ``acc``: a name the line had not set
     keeps its new value, one whose value changed becomes unknown."""
     for key in {*now_d, *before_d}:
-        if key.startswith(_FILE):
-            continue
         now, before = now_d.get(key, _MISSING), before_d.get(key, _MISSING)
         if now is before or now == before:
             continue
@@ -101,7 +95,7 @@ def _dead(frame: Frame, last: list[str]) -> bool:
 
 
 _LOCALS = frozenset(("local", "declare", "typeset"))
-_SHELL_TABLES = tuple(n for n in TABLES if n != "moved")  # moves stay made (_restore)
+_SHELL_TABLES = tuple(n for n in TABLES if n not in DISK)  # the disk stays (_restore)
 
 
 class _Runner:

@@ -28,7 +28,6 @@ if TYPE_CHECKING:
     from dcg.shell.runtext import Ctx, Walker
     from dcg.shell.unwrap import Work
 
-FILE = runtext.FILE
 CWD = runtext.CWD
 MAX_ENTRIES = 2000  # directory entries looked at for one pytest run
 _INIS = (("pytest.ini", "pytest"), (".pytest.ini", "pytest"), ("pyproject.toml", ""),

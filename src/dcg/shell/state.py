@@ -10,6 +10,7 @@ MONOTONE = ("aliases", "bash_env_judged", "integers", "namerefs", "nocase", "pre
 TABLES = (
     "alias_defs",
     "arrays",
+    "files",
     "git_settings",
     "hashes",
     "in_alias",
@@ -21,6 +22,8 @@ TABLES = (
     "refs",
     "unset",
 )
+# Facts about the disk: what a subshell, a branch or a function body did to them stays.
+DISK = ("files", "moved")
 
 
 class WalkerState:
@@ -34,6 +37,7 @@ class WalkerState:
         "bash_env_judged",
         "cwd_sure",
         "feed",
+        "files",
         "git_settings",
         "hashes",
         "in_alias",
@@ -88,6 +92,10 @@ class WalkerState:
         # Paths an `mv`, `ln -s`, `git mv`, `mount --bind`… on the line made stand for
         # others: destination -> sources joined by ``\x1f`` (dcg.shell.linefiles).
         self.moved: dict[str, str | None] = {}
+        # What a file written or edited earlier on the line holds: path (as written, and
+        # normalised) -> its text, or a marker ("\x00copy:SRC", an edit, a download, a
+        # compiled program…), None when it cannot be known (dcg.shell.linefiles).
+        self.files: dict[str, str | None] = {}
         self.runs: str | None = None  # code an expansion runs, for the walker to judge
         # The directory (the table's cwd entry) a cd certainly reached: the commands run
         # only if it did (`cd D && …`), or D existed and nothing before could change that.

@@ -384,7 +384,7 @@ def _command(
         else:
             _embedded(kind, text, child, out)
         # Files the payload wrote stay written (dcg.shell.linefiles keys), for what runs next.
-        ctx.env.update((k, v) for k, v in child.env.items() if k.startswith("\x00file:"))
+        ctx.env.state.files.update(child.env.state.files)
     if work.feeder == "find" or work.argv[:1] == ["find"]:
         from dcg.shell.derived import find_feeding
 
@@ -429,8 +429,8 @@ def _embedded(lang: str, code: str, ctx: Ctx, out: list[Command], computed: bool
             continue
         child = Ctx((*via, label), ctx.depth, ctx.env.copy(), ctx.budget, ctx.files, ctx.funcs)
         run_text(line, child, out)
-        ctx.env.update((k, v) for k, v in child.env.items() if k.startswith("\x00file:"))
-    if any(k.startswith("\x00file:") for k in ctx.env):  # a module written on the line
+        ctx.env.state.files.update(child.env.state.files)
+    if ctx.env.state.files:  # a module written on the line
         __import__("dcg.shell.modloads").shell.modloads.follow(lang, code, ctx, out, WALKER)
 
 
