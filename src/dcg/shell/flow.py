@@ -18,7 +18,9 @@ linked (the state's ``moved`` table): both are facts about the disk, not the she
 from __future__ import annotations
 
 from dcg.shell.parser import Frame, Simple
+from dcg.shell.state import CWD as _CWD
 from dcg.shell.state import DISK, TABLES, Vars
+from dcg.shell.state import UNKNOWN_CWD as _UNKNOWN_CWD
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -26,8 +28,6 @@ if TYPE_CHECKING:
 
     from dcg.shell.words import Token
 
-_CWD = "\x00cwd"
-_UNKNOWN_CWD = "\x00?"
 _MISSING = object()
 
 

@@ -18,6 +18,7 @@ from dcg import oslite as os
 from dcg.shell import gitargs
 from dcg.shell.gitargs import split
 from dcg.shell.limits import cache
+from dcg.shell.state import BASE, CWD
 
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
 if TYPE_CHECKING:
@@ -25,8 +26,6 @@ if TYPE_CHECKING:
     from dcg.shell.unwrap import Work
 
 # Keys in the walker's variable table (no variable name can contain a NUL).
-BASE = "\x00base"  # the payload's cwd
-CWD = "\x00cwd"  # where `cd` earlier on the line went (see dcg.shell.walk)
 UNKNOWN = "\x00?"
 
 MAX_ALIAS_DEPTH = 10

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 from dcg import oslite as os
 from dcg.shell.limits import cache
+from dcg.shell.state import BASE as _BASE
+from dcg.shell.state import CWD as _CWD
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -19,8 +21,6 @@ if TYPE_CHECKING:
 
     from dcg.shell.state import Vars
 
-_CWD = "\x00cwd"
-_BASE = "\x00base"
 # The variables that choose git's config files.
 NAMES = ("HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM",
          "GIT_CONFIG_NOSYSTEM", "GIT_CONFIG", "GIT_DIR")  # fmt: skip

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dcg import oslite as os
 from dcg.shell import edits, runtext, scripts
+from dcg.shell.state import CWD
 
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
 
@@ -27,7 +28,6 @@ if TYPE_CHECKING:
     from dcg.shell.runtext import Ctx, Walker
     from dcg.shell.unwrap import Work
 
-CWD = runtext.CWD
 
 # What each program loads besides its operands: the name of the reader below.
 PROGRAMS: dict[str, str] = {

@@ -13,6 +13,8 @@ from __future__ import annotations
 from dcg import oslite as os
 from dcg.shell import edits, opaque, runtext, scripts
 from dcg.shell.parser import OPAQUE
+from dcg.shell.state import BASE as _START
+from dcg.shell.state import CWD
 from dcg.shell.static import piped_text
 from dcg.shell.unwrap import normalize
 
@@ -24,8 +26,6 @@ if TYPE_CHECKING:
     from dcg.shell.runtext import Ctx, Walker
     from dcg.shell.state import Vars
     from dcg.shell.unwrap import Work
-
-CWD = runtext.CWD
 
 
 def modules(lang: str, work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
@@ -396,9 +396,6 @@ def _place(path: str, env: Vars) -> str:
     if not path.startswith("/") and start:
         path = start.rstrip("/") + "/" + path
     return _norm(path)
-
-
-_START = "\x00base"  # the payload's cwd (dcg.shell.shellvars.START)
 
 
 def _moved(args: list[str], env: Vars) -> None:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dcg import oslite as os
 from dcg.shell import runtext, scripts
 from dcg.shell.payloads import BUILD_TOOLS
+from dcg.shell.state import CWD
 
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
 
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
     from dcg.shell.runtext import Ctx, Walker
     from dcg.shell.unwrap import Work
 
-CWD = runtext.CWD
+
 # The line's environment marks a package script being judged: a command word there may be
 # a program of node_modules/.bin (npm puts it first on PATH).
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 from dcg import oslite as os
 from dcg.shell import edits, scripts
 from dcg.shell.limits import bounded
+from dcg.shell.state import CWD
 
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
 
@@ -48,7 +49,6 @@ if TYPE_CHECKING:
         def text(self, code: str, ctx: Any, out: list[Command]) -> None: ...
 
 
-CWD = "\x00cwd"
 COMPILED = "\x00compiled:"  # the value of a program built from a source: that source
 
 

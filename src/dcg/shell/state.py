@@ -22,6 +22,14 @@ TABLES = (
     "refs",
     "unset",
 )
+# Shell state the walker keeps in the variable table itself, because bash scopes it exactly
+# like a variable (a subshell's cd is lost with it; bash's own PWD is a variable): where
+# `cd` went ("\x00?": unknown), the payload's cwd, the positional parameters ("\x00@" all,
+# "\x00@N" the Nth). NUL-prefixed: no shell name can collide.
+CWD = "\x00cwd"
+BASE = "\x00base"
+POSITIONAL = "\x00@"
+UNKNOWN_CWD = "\x00?"
 # Facts about the disk: what a subshell, a branch or a function body did to them stays.
 DISK = ("files", "moved")
 

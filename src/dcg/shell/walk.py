@@ -20,9 +20,9 @@ from dcg.shell.lexer import lex
 from dcg.shell.limits import MAX_DEPTH, MAX_SIZE, Budget, TooComplex
 from dcg.shell.parser import split
 from dcg.shell.shellvars import CHDIR as _CHDIR
-from dcg.shell.shellvars import CWD as _CWD
 from dcg.shell.shellvars import declare as _declare
-from dcg.shell.state import Vars
+from dcg.shell.state import BASE, Vars
+from dcg.shell.state import CWD as _CWD
 from dcg.shell.static import static_output
 from dcg.shell.stdin import stdin_of, written_into
 from dcg.shell.toolruns import TOOL_ENV
@@ -49,7 +49,7 @@ def parse(
     if len(line) > MAX_SIZE:
         raise TooComplex(f"command line longer than {MAX_SIZE} characters")
     out: list[Command] = []
-    env = Vars({gitalias.BASE: cwd, "PWD": cwd} if cwd else None)
+    env = Vars({BASE: cwd, "PWD": cwd} if cwd else None)
     try:
         run_text(line, Ctx((), 0, env, Budget(deadline, files), files, {}), out)
     except RecursionError:
