@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from dcg.shell.expand import has_glob, match
 from dcg.shell.limits import bounded
+from dcg.shell.state import POSITIONAL
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -73,7 +74,7 @@ def call(name: str, work: Work, ctx: Any, out: list[Command], walker: Any) -> No
     if ctx.files is not None:
         ctx.files.called.add(name if taken is body else f"{name}\x00{args}")
     base = ctx.shared(ctx.via)
-    saved = {k: base.env.get(k) for k in ("\x00@", *(f"\x00@{k}" for k in range(1, 10)))}
+    saved = {k: base.env.get(k) for k in (POSITIONAL, *(f"{POSITIONAL}{k}" for k in range(1, 10)))}
     in_function = base.env.state.in_function
     local = _locals(taken)  # they go back to their values when the function returns
     saved.update((k, base.env.get(k, _UNSET)) for k in local)

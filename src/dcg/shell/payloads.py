@@ -458,7 +458,7 @@ def may_run_a_file(w: Work, raw: str, env: Vars, funcs: Mapping[str, object]) ->
         or (name in COMMAND_FILES and reads_commands(w))
         or name.startswith(("python", "pip"))
         or env.state.npm_bin  # a package script's words
-        or "\x00file:node_modules/.bin/" + name in env  # `pnpm exec NAME`, `bunx NAME`
+        or "node_modules/.bin/" + name in env.state.files  # `pnpm exec NAME`, `bunx NAME`
         or ("/" in raw and not raw.endswith("/"))
         or name in funcs
         or "BASH_ENV" in env  # every bash started from here on reads it: dcg.shell.startup

@@ -92,7 +92,7 @@ _FILE_OPTS = frozenset(("-f", "--file", "--rakefile", "-b", "--build-file", "--m
 def judge(name: str, argv: list[str], ctx: Ctx, out: list[Command], walker: Walker) -> None:
     """Judge the file ``name`` (``argv[0]``, or the package npx runs) runs when this line
     wrote or edited it."""
-    if not any(k.startswith(runtext.FILE) for k in ctx.env):
+    if not ctx.env.state.files:
         return
     if name in _SOURCE_RUNNERS:
         _sources(name, argv, ctx, out, walker)
@@ -140,7 +140,7 @@ def _sources(name: str, argv: list[str], ctx: Ctx, out: list[Command], walker: W
     named = {w.rpartition(".")[0] or w for w in words}
     for path in written:
         stem = path.rpartition("/")[2].rpartition(".")[0]
-        text = ctx.env.get(runtext.FILE + path)
+        text = ctx.env.state.files.get(path)
         if text is not None and ctx.files is not None and not ctx.files.wanted(text):
             continue  # a source naming no guarded tool
         if name == "go" or stem in named or path in words:

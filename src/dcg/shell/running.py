@@ -15,6 +15,7 @@ from dcg import oslite as os
 from dcg.shell import cases, implicit, linefiles, payloads, pkgloads, runtext, scripts
 from dcg.shell.limits import bounded
 from dcg.shell.payloads import BUILD_TOOLS
+from dcg.shell.state import CWD
 
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
 
@@ -23,8 +24,7 @@ if TYPE_CHECKING:
     from dcg.shell.runtext import Ctx, Walker
     from dcg.shell.unwrap import Work
 
-FILE = runtext.FILE
-CWD = runtext.CWD
+
 _PKG = frozenset(("npm", "pnpm", "yarn", "bun"))
 _STARTUP = frozenset(("bash", "sh", "dash", "ash", "ksh", "mksh", "yash", "zsh"))
 _TASK_RUNNERS = frozenset(("task", "go-task", "nox", "invoke", "inv", "tox", "poe"))
@@ -110,7 +110,7 @@ def run(work: Work, raw: str, ctx: Ctx, out: list[Command], walker: Walker) -> b
         lang = scripts.interpreter_lang(name)
         if lang in ("python", "javascript", "ruby"):
             linefiles.modules(lang, work, ctx, out, walker)
-        if found is not None and any(k.startswith(FILE) for k in ctx.env):
+        if found is not None and ctx.env.state.files:
             # `echo … > x.sh && sh $(ls *.sh)`: which file runs is only known then.
             why = f"{name} runs a script named by {found[1]!r}, which dcg cannot expand"
             walker.emit(f"{why}, after files were written on this line", ctx, out)

@@ -5,6 +5,9 @@ Keys that start with a NUL are dcg's own (no shell variable can have one).
 
 from __future__ import annotations
 
+from dcg.shell.state import BASE, CWD, POSITIONAL
+from dcg.shell.state import BASE as START
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -14,7 +17,6 @@ if TYPE_CHECKING:
 
 # The directory `cd`/`pushd` moved to earlier on the line, kept in the variable table
 # (dcg.selfguard resolves it against the payload cwd); UNKNOWN when it cannot be known.
-CWD = "\x00cwd"
 UNKNOWN = "\x00?"
 CHDIR = frozenset(("cd", "pushd", "popd"))
 
@@ -100,9 +102,6 @@ def _tmpdir(arg: tuple[str, bool]) -> tuple[str, bool]:
     return arg
 
 
-START = "\x00base"  # the payload's cwd (dcg.shell.gitalias.BASE)
-
-
 def _pwd(env: dict[str, str | None]) -> None:
     """``$PWD`` after a cd: the payload's cwd joined with where the line moved (None when
     that is unknown, or a home-relative path dcg leaves to its readers)."""
@@ -158,7 +157,6 @@ def _cdpath(
 
 
 # The payload's cwd (dcg.shell.gitalias keeps it in the table under this key).
-BASE = "\x00base"
 # Options of wrappers (and git) that run the wrapped command in another directory.
 _WRAPPER_DIRS = {
     "env": ("-C", "--chdir"),
@@ -213,9 +211,6 @@ def command_cwd(assigns: dict[str, str | None], env: dict[str, str | None]) -> s
     return UNKNOWN if line == UNKNOWN else line.rstrip("/") + "/" + own
 
 
-POSITIONAL = "\x00@"
-
-
 def set_positional(env: dict[str, str | None], args: Sequence[str | None]) -> None:
     """Remember "$@" / "$1"… (after `set -- ARGS` or for `sh -c SCRIPT NAME ARGS`); None
     is an argument known only at run time."""
@@ -246,12 +241,7 @@ def declare(argv: list[str], dyns: list[bool], env: dict[str, str | None]) -> No
         env[name] = None if unknown else value
 
 
-PINS = "\x00pins"  # names whose value no later command changes (dcg.shell.bashvars.pin)
-
-
-def apply_pins(env: dict[str, str | None]) -> None:
+def apply_pins(env: Vars) -> None:
     """Put back, before a command, the readonly values and the unknown trap-set names."""
-    for line in (env.get(PINS) or "").split("\n"):
-        var, _, value = line.partition("=")
-        if var:
-            env[var] = None if value == "\x00?" else value
+    for var, value in env.state.pins.items():
+        env[var] = None if value is None or value == "\x00?" else value

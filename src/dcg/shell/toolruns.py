@@ -323,9 +323,6 @@ def _unwrapped(argv: list[str]) -> list[str]:
     return argv
 
 
-FILE = "\x00file:"  # dcg.shell.running's key for a file written earlier on the line
-
-
 def sed(w: Work) -> None:
     """``sed 'e CMD'``, ``sed 's/.*/CMD/e'``, ``sed e FILE``: sed runs shell text; what it
     takes from its input is judged when the input is known, opaque otherwise."""

@@ -20,9 +20,9 @@ from dcg.shell.lexer import lex
 from dcg.shell.limits import MAX_DEPTH, MAX_SIZE, Budget, TooComplex
 from dcg.shell.parser import split
 from dcg.shell.shellvars import CHDIR as _CHDIR
-from dcg.shell.shellvars import CWD as _CWD
 from dcg.shell.shellvars import declare as _declare
-from dcg.shell.state import Vars
+from dcg.shell.state import BASE, Vars
+from dcg.shell.state import CWD as _CWD
 from dcg.shell.static import static_output
 from dcg.shell.stdin import stdin_of, written_into
 from dcg.shell.toolruns import TOOL_ENV
@@ -49,7 +49,7 @@ def parse(
     if len(line) > MAX_SIZE:
         raise TooComplex(f"command line longer than {MAX_SIZE} characters")
     out: list[Command] = []
-    env = Vars({gitalias.BASE: cwd, "PWD": cwd} if cwd else None)
+    env = Vars({BASE: cwd, "PWD": cwd} if cwd else None)
     try:
         run_text(line, Ctx((), 0, env, Budget(deadline, files), files, {}), out)
     except RecursionError:
@@ -117,7 +117,7 @@ def _subs(word: Word, ctx: Ctx, out: list[Command], into: Simple | None = None) 
 
 def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
     env = ctx.env
-    if shellvars.PINS in env:  # readonly values, names a trap assigns
+    if env.state.pins:  # readonly values, names a trap assigns
         shellvars.apply_pins(env)
     for word in (*simple.assigns, *simple.words, *simple.extra):
         if word.subs:
@@ -143,9 +143,9 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
 
         found = alias_text(simple, env, expand_word)
         if found is not None:
-            env[found[0]] = ""  # no alias expands inside itself
-            run_text(found[1], ctx.shared((*ctx.via, "alias " + found[0][9:])), out)
-            env.pop(found[0], None)
+            env.state.in_alias[found[0]] = ""  # no alias expands inside itself
+            run_text(found[1], ctx.shared((*ctx.via, "alias " + found[0])), out)
+            env.state.in_alias.pop(found[0], None)
             return
 
     def sub_text(word: Word, k: int) -> str | None:
@@ -306,7 +306,7 @@ def _command(
         return
     if not work.dyns[0]:
         work.argv[0] = unwrap.normalize(work.argv[0])
-        if "\x00moved:" in ctx.env:  # dcg.shell.linefiles.MOVED: mv/ln -s earlier
+        if ctx.env.state.moved:  # mv/ln -s earlier on the line (dcg.shell.linefiles)
             from dcg.shell import linefiles
 
             linefiles.stands_for(work, ctx.env)
@@ -384,7 +384,7 @@ def _command(
         else:
             _embedded(kind, text, child, out)
         # Files the payload wrote stay written (dcg.shell.linefiles keys), for what runs next.
-        ctx.env.update((k, v) for k, v in child.env.items() if k.startswith("\x00file:"))
+        ctx.env.state.files.update(child.env.state.files)
     if work.feeder == "find" or work.argv[:1] == ["find"]:
         from dcg.shell.derived import find_feeding
 
@@ -429,8 +429,8 @@ def _embedded(lang: str, code: str, ctx: Ctx, out: list[Command], computed: bool
             continue
         child = Ctx((*via, label), ctx.depth, ctx.env.copy(), ctx.budget, ctx.files, ctx.funcs)
         run_text(line, child, out)
-        ctx.env.update((k, v) for k, v in child.env.items() if k.startswith("\x00file:"))
-    if any(k.startswith("\x00file:") for k in ctx.env):  # a module written on the line
+        ctx.env.state.files.update(child.env.state.files)
+    if ctx.env.state.files:  # a module written on the line
         __import__("dcg.shell.modloads").shell.modloads.follow(lang, code, ctx, out, WALKER)
 
 
