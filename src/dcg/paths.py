@@ -4,6 +4,13 @@ from __future__ import annotations
 
 from dcg import oslite as os
 
+# The environment variables dcg takes its policy from: the mode, the packs, the thresholds,
+# where its configuration and state are. A command that sets or removes one for what it
+# starts (a nested agent, whose dcg hook inherits it) changes dcg's protection.
+POLICY_ENV = frozenset(("DCG_CONFIG", "DCG_PACKS", "DCG_RESPONSE_MODE", "DCG_SESSION_THRESHOLD",
+                        "DCG_HISTORY_THRESHOLD", "DCG_CRITICAL_ALWAYS_HARD", "DCG_SYSTEM_CONFIG",
+                        "DCG_SYSTEM_DIR", "DCG_SESSION_DIR"))  # fmt: skip
+
 
 def home() -> str:
     """``$HOME`` when it is an absolute path other than ``/``, else the account's home

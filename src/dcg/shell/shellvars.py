@@ -27,6 +27,30 @@ KNOWN_VARS = ("HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME", "XD
               "DCG_SESSION_DIR", "DCG_CONFIG", "DCG_SYSTEM_DIR")  # fmt: skip
 
 
+_ENV_BUILTINS = frozenset(("export", "declare", "typeset", "local", "readonly", "unset"))
+
+
+def policy_env(names: list[str], argv: list[str], via: tuple[str, ...], out: list[Command]) -> None:
+    """A command that sets or removes one of dcg's policy variables (``dcg.paths.POLICY_ENV``)
+    for what it starts (``DCG_PACKS=none codex …``, ``env``/``sudo DCG_X=… cmd``,
+    ``export``/``declare``/``unset`` of one, ``env -u NAME``) changes dcg's protection: it
+    is judged as the ``dcg config`` change it amounts to (core.dcg)."""
+    if argv[:1] == ["env"]:
+        names = names + [argv[k + 1] for k in range(1, len(argv) - 1) if argv[k] == "-u"]
+        names += [a.partition("=")[2] for a in argv[1:] if a.startswith("--unset=")]
+    elif argv[:1] and argv[0] in _ENV_BUILTINS:
+        names = names + [a.partition("=")[0] for a in argv[1:] if a[:1] != "-"]
+    for name in names:
+        if name[:4] == "DCG_":
+            from dcg.paths import POLICY_ENV
+
+            if name in POLICY_ENV:
+                from dcg.shell.command import Command
+
+                out.append(Command(("dcg", "config", "set-env", name), via=(*via, name)))
+                return
+
+
 def home_only(word: str) -> bool:
     """`$HOME/…` (or another of :data:`KNOWN_VARS`) with no other expansion, also each
     element of a `:` list such as a CDPATH: dcg.selfguard knows what it is."""

@@ -231,6 +231,7 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
         values_as_code(simple, argv, ctx, out, sub_text, WALKER)
     if argv[:1] == ["set"] and len(argv) > 1 and (argv[1] == "--" or argv[1][:1] not in "-+"):
         shellvars.set_positional(env, argv[2:] if argv[1] == "--" else argv[1:])
+    shellvars.policy_env([w.assign or "" for w in simple.assigns], argv, ctx.via, out)
     if not argv:
         if any(op != "<<<" and target is not None for op, target in simple.redirects):
             ctx.budget.command()
@@ -330,6 +331,7 @@ def _command(
 
             toolruns.tool_env(work, ctx.env)
         context.classify(work)
+    shellvars.policy_env(list(work.assigns), [], work.via, out) if work.assigns else None
     data = work.data
     argv = tuple(work.argv)
     words = tuple(a for k, a in enumerate(argv) if k not in data)
