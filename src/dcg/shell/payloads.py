@@ -461,8 +461,14 @@ def may_run_a_file(w: Work, raw: str, env: Vars, funcs: Mapping[str, object]) ->
         or "\x00file:node_modules/.bin/" + name in env  # `pnpm exec NAME`, `bunx NAME`
         or ("/" in raw and not raw.endswith("/"))
         or name in funcs
+        or (bool(w.via) and w.via[-1] in SCRIPT_RUNNERS)  # `pdm run NAME`: dcg.shell.pyscripts
         or "BASH_ENV" in env  # every bash started from here on reads it: dcg.shell.startup
     )
+
+
+# Wrappers whose operand may name a script of the project's configuration rather than a
+# program (the rows of dcg.shell.pyscripts.TABLE).
+SCRIPT_RUNNERS = frozenset(("pdm run", "hatch run", "rye run"))
 
 
 # Tools that read commands from a file (sed -f, tmux source-file, sqlite3 < f / .read f);
