@@ -207,6 +207,12 @@ def undoes_work(
 ) -> bool:
     """Whether the patch ``w`` applies (``files``, else its input) undoes uncommitted work."""
     want = 1 if reverse else -1  # a forward diff reversed, or a reversed diff applied
+    if not files and w.feeder in ("ls", "echo") and any(v[:5] == "xargs" for v in w.via):
+        files = [a for a in w.feeder_argv[1:] if a[:1] != "-"]  # `ls *.patch | xargs …`
+    if any("*" in f or "?" in f or "[" in f for f in files):  # `git apply -R *.patch`
+        from dcg.shell import patchsets
+
+        files = patchsets.files(files, env, here)
     if files:
         return here is not None and any(_file_sense(f, env, here, reverse) for f in files)
     if w.source and sense(w.source):

@@ -390,7 +390,7 @@ def _command(
     if work.feeder == "find" or work.argv[:1] == ["find"]:
         from dcg.shell.derived import find_feeding
 
-        find_feeding(work, out, mark)
+        find_feeding(work, out, mark, ctx.env)
 
 
 def _glob_command(

@@ -1,0 +1,130 @@
+"""Patches named by a pattern: ``git apply -R *.patch``, ``find … -exec git apply -R {} +``.
+
+A patch file ``git apply -R`` or ``patch -R`` takes is judged by what it holds
+(:mod:`dcg.shell.gitstream`); when the file is named by a glob, by find's ``{}`` or by
+the words a find or ``ls`` feeds xargs, every file the pattern can name is judged: the
+files written earlier on the line and those on disk (bounded), so a patch of the work
+saved in one step and reversed through a pattern in the next is still seen.
+"""
+
+from __future__ import annotations
+
+from dcg import oslite as os
+from dcg.shell import expand
+from dcg.shell.command import Command
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from dcg.shell.unwrap import Work
+
+FILE = "\x00file:"
+BASE = "\x00base"  # dcg.shell.gitalias.BASE
+CWD = "\x00cwd"
+MAX_FILES = 64
+MAX_ENTRIES = 4000
+_SKIP = frozenset((".git", "node_modules", ".venv", "__pycache__"))
+# find's tests naming a file (its base name, or its whole path).
+_NAME_TESTS = ("-name", "-iname")
+_PATH_TESTS = ("-path", "-ipath", "-wholename", "-iwholename")
+
+
+def here(env: dict[str, str | None]) -> str | None:
+    """The directory the command runs in: a ``cd`` on the line, else the payload's cwd."""
+    base, moved = env.get(BASE), env.get(CWD)
+    if moved and os.path.isabs(moved):
+        return moved
+    if moved and base:
+        return os.path.join(base, moved)
+    return base
+
+
+def files(names: list[str], env: dict[str, str | None], cwd: str | None) -> list[str]:
+    """``names`` with each glob replaced by the files it matches (on the line, on disk)."""
+    out: list[str] = []
+    for name in names:
+        if not expand.has_glob(name) or cwd is None:
+            out.append(name)
+            continue
+        pattern = os.path.normpath(os.path.join(cwd, name))
+        written = [k[len(FILE) :] for k in env if k.startswith(FILE)]
+        for path in written:
+            full = os.path.normpath(os.path.join(cwd, path))
+            if expand.path_match(pattern, full):
+                out.append(path)
+        out += expand.disk_matches(pattern)[:MAX_FILES]
+    return out[:MAX_FILES]
+
+
+def reverses(argv: tuple[str, ...] | list[str]) -> bool:
+    """``git apply -R`` or ``patch -R`` (however the options are spelled)."""
+    from dcg.shell.gitstream import _apply_reverse
+
+    if list(argv[:2]) == ["git", "apply"]:
+        return _apply_reverse(list(argv))
+    return list(argv[:1]) == ["patch"] and any(
+        a in ("-R", "--reverse") or (a[:1] == "-" and a[1:2] != "-" and "R" in a) for a in argv[1:]
+    )
+
+
+def find_reversals(work: Work, out: list[Command], mark: int, env: dict[str, str | None]) -> None:
+    """A find whose matches reach ``git apply -R``/``patch -R`` (``-exec``, ``| xargs``):
+    each file find can hand over is judged as that patch; one that takes back uncommitted
+    work is emitted as ``git apply -R FILE --worktree-diff``."""
+    emitted = [c for c in out[mark:] if c.argv and reverses(c.argv)]
+    if not emitted or any("--worktree-diff" in c.argv for c in emitted):
+        return
+    find = work.argv if work.argv[:1] == ["find"] else work.feeder_argv
+    if find[:1] != ["find"]:
+        return
+    cwd = here(env)
+    if cwd is None:
+        return
+    from dcg.shell import gitstream
+
+    for path in _matches(find, env, cwd):
+        if gitstream._file_sense(path, env, cwd, True):
+            via = (*work.via, "find feeding a reversed patch")
+            out.append(Command(("git", "apply", "-R", path, "--worktree-diff"), via=via))
+            return
+
+
+def _matches(find: list[str], env: dict[str, str | None], cwd: str) -> list[str]:
+    """Files (relative to ``cwd`` or absolute) find's starting points and -name/-path
+    tests can name: written earlier on the line, or on disk (bounded walk)."""
+    starts: list[str] = []
+    k = 1
+    while k < len(find) and find[k][:1] not in ("-", "(", "!"):
+        starts.append(find[k])
+        k += 1
+    names = [find[j + 1] for j in range(k, len(find) - 1) if find[j] in _NAME_TESTS]
+    paths = [find[j + 1] for j in range(k, len(find) - 1) if find[j] in _PATH_TESTS]
+
+    def wanted(path: str) -> bool:
+        base = path.rpartition("/")[2]
+        return all(expand.match(p.lower(), base.lower()) for p in names) and all(
+            expand.match(p, path) for p in paths
+        )
+
+    found = [k[len(FILE) :] for k in env if k.startswith(FILE) and wanted(k[len(FILE) :])]
+    budget = MAX_ENTRIES
+    for start in starts or ["."]:
+        stack = [(os.path.join(cwd, start), start)]
+        while stack and budget > 0 and len(found) < MAX_FILES:
+            real, shown = stack.pop()
+            try:
+                entries = list(os.scandir(real))
+            except OSError:
+                continue
+            for entry in entries:
+                budget -= 1
+                name = shown.rstrip("/") + "/" + entry.name
+                try:
+                    is_dir = entry.is_dir(follow_symlinks=False)
+                except OSError:
+                    continue
+                if is_dir:
+                    if entry.name not in _SKIP:
+                        stack.append((entry.path, name))
+                elif wanted(name):
+                    found.append(name)
+    return found[:MAX_FILES]
