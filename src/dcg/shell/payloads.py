@@ -205,7 +205,9 @@ def _container(w: Work) -> None:
     argv = w.argv
     name = normalize(argv[0])
     i = skip_options(argv, 1, "Hc", ("context", "host", "config", "log-level", "url"))
-    if i < len(argv) and argv[i] in ("compose", "container"):
+    if name.endswith("-compose"):  # docker-compose, podman-compose
+        i = skip_options(argv, 1, "fp", ("file", "project-name", "profile", "env-file"))
+    elif i < len(argv) and argv[i] in ("compose", "container"):
         i = skip_options(argv, i + 1, "fp", ("file", "project-name", "profile", "env-file"))
     if i < len(argv) and argv[i] == "run":
         from dcg.shell import detached
@@ -373,6 +375,8 @@ HANDLERS: dict[str, Callable[[Work], None]] = {
     "docker": _container,
     "podman": _container,
     "nerdctl": _container,
+    "docker-compose": _container,
+    "podman-compose": _container,
     "kubectl": _kubectl,
     "oc": _kubectl,
     "su": _su,
@@ -390,6 +394,8 @@ HANDLERS: dict[str, Callable[[Work], None]] = {
     "ed": _escape("ed"),
     "red": _escape("ed"),
     "sqlite3": _escape("sqlite"),
+    **{name: _escape("client") for name in ("psql", "mysql", "mariadb")},
+    "less": _escape("less"),
     **{name: _runner(name) for name in ("tmux", "screen", "crontab", "sed", "gsed")},
     **{name: _escape("tcl") for name in ("tclsh", "wish", "expect", "tclsh8.6", "jimsh")},
     "pypy": _PYTHON,
