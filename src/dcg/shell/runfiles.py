@@ -9,7 +9,7 @@ files on disk, not written on the line, are the project's own and are not judged
 
 from __future__ import annotations
 
-from dcg.shell import runtext
+from dcg.shell import opaque, runtext
 
 CWD = runtext.CWD
 TYPE_CHECKING = False
@@ -142,8 +142,8 @@ def _sources(name: str, argv: list[str], ctx: Ctx, out: list[Command], walker: W
     for path in written:
         stem = path.rpartition("/")[2].rpartition(".")[0]
         text = ctx.env.get(runtext.FILE + path)
-        if text is not None and ctx.files is not None and not ctx.files.wanted(text):
-            continue  # a source naming no guarded tool
+        if text is not None and not opaque.acts(text):
+            continue  # a source that runs, deletes and names nothing guarded
         if name == "go" or stem in named or path in words:
             why = f"{name} runs {path}, written on this line in a language dcg does not read"
             walker.emit(why, ctx, out)
