@@ -4,7 +4,12 @@ Python project runners: ``uv run x.py`` (and ``pdm``/``hatch``/``rye run x.py``)
 file with Python; ``pdm run NAME``, ``hatch run [ENV:]NAME`` and ``rye run NAME`` run the
 script their configuration names (dcg.shell.pyscripts, one table); ``python3 a.zip`` /
 ``app.pyz`` runs the archive's ``__main__.py`` (read from disk; made on the line, it is
-code dcg cannot see). Every must-stop line goes through the hook for every agent; those
+code dcg cannot see). Escapes: git apply -R / patch -R of a patch named by a glob, find's
+``{}`` or xargs (dcg.shell.patchsets); psql ``\\!``, mysql ``system``, less ``+!cmd``
+(dcg.shell.escapes); editors other tools start (sudoedit, vipw, kubectl edit: toolruns);
+``docker compose run``. Compiled sources written then run stay quiet when they only
+compute (``int a[3]``, ``args[0]``). Every must-stop line goes through the hook for every
+agent; those
 whose tools this machine has then run in real bash in a throwaway git project and must
 destroy its uncommitted work. The everyday neighbours pass and keep it.
 """
@@ -261,3 +266,163 @@ def test_everyday_neighbours_pass(isolated_home: Path, command: str) -> None:
         return
     _bash(command, box, env)
     assert not _lost(box), command
+
+
+PATCH = "core.git:apply-reverse"
+ESCAPES = [
+    # a patch of the work named by a pattern, reversed
+    ("git diff > a.patch; git apply -R *.patch", PATCH),
+    ("git diff > a.patch; git apply -R ./*.patch", PATCH),
+    ("git diff > a.patch; find . -name '*.patch' -exec git apply -R {} +", PATCH),
+    ("git diff > a.patch; find . -name '*.patch' -exec git apply -R {} \\;", PATCH),
+    ("git diff > a.patch; find . -name '*.patch' | xargs git apply -R", PATCH),
+    ("git diff > a.patch; find . -name '*.patch' -print0 | xargs -0 git apply -R", PATCH),
+    ("git diff > a.patch; find . -type f -name 'a*' -exec git apply --reverse {} +", PATCH),
+    ("git diff > a.patch; ls *.patch | xargs git apply -R", PATCH),
+    ("git diff > a.patch; echo a.patch | xargs -n1 git apply -R", PATCH),
+    ("git diff > a.patch; find . -name '*.patch' -exec patch -p1 -R -i {} \\;", PATCH),
+    # database clients' shell escapes
+    ("psql -c '\\! rm -rf src'", RM),
+    ("psql -d db -c 'select 1' -c '\\! rm -rf src'", RM),
+    ("psql --command='\\! rm -rf src'", RM),
+    ("psql <<< '\\! rm -rf src'", RM),
+    ("echo '\\! rm -rf src' | psql", RM),
+    ("psql -c \"COPY t FROM PROGRAM 'rm -rf src'\"", RM),
+    ("psql -c 'select 1 \\g |rm -rf src'", RM),
+    ("mysql -e 'system rm -rf src'", RM),
+    ("mysql -e 'select 1; \\! rm -rf src'", RM),
+    ("mysql --execute='system rm -rf src'", RM),
+    ("echo 'system rm -rf src' | mysql", RM),
+    ("mysql --pager='rm -rf src' -e 'select 1'", RM),
+    ("mariadb -e 'system rm -rf src'", RM),
+    # editors and pagers other tools start
+    ("SUDO_EDITOR='sh -c \"rm -rf src\"' sudoedit /etc/hosts", RM),
+    ("SUDO_EDITOR='sh -c \"rm -rf src\"' sudo -e /etc/hosts", RM),
+    ("EDITOR='sh -c \"rm -rf src\"' vipw", RM),
+    ("KUBE_EDITOR='sh -c \"rm -rf src\"' kubectl edit cm x", RM),
+    ("GH_EDITOR='rm -rf src;' gh pr create", RM),
+    ("FCEDIT='sh -c \"rm -rf src\"' fc -1", RM),
+    # a compose service (the project mounted by its compose file)
+    ("docker compose run app rm -rf /w/src", RM),
+    ("docker-compose run -v .:/w app rm -rf /w/src", RM),
+    ("docker compose -f c.yml run --rm app sh -c 'rm -rf /w/src'", RM),
+    ("podman-compose run app rm -rf src", RM),
+]
+# Not run in the sandbox (hook verdict only): they edit system files (sudoedit, vipw), need
+# a cluster, a network account, an interactive history or a compose project and image.
+NO_PROOF = ("sudoedit", "sudo -e", "vipw", "kubectl", "gh pr", "fc -1", "compose")
+# less runs its +command only on a terminal: proven under script(1), Enter typed.
+LESS = [
+    "less +'!rm -rf src' f",
+    "less '+!rm -rf src' f",
+    "less ++'!rm -rf src' f",
+    "LESS='+!rm -rf src' less f",
+    "less -R '+!rm -rf src' f",
+]
+ESCAPES_PASS = [
+    "psql -c 'select 1'",
+    "psql -c '\\dt'",
+    "mysql -e 'select * from t'",
+    "less +G f",
+    "less -R +F log.txt",
+    "docker compose run app npm test",
+    "docker compose run --rm web python manage.py migrate",
+    "docker compose up -d",
+    "docker-compose run app rm -rf /tmp/cache",
+    "kubectl edit cm x",
+    "sudoedit /etc/hosts",
+    "git apply -R *.patch",
+    "git diff > a.patch; find . -name '*.patch' -exec git apply --check {} +",
+    "find . -name '*.txt' -exec git apply -R {} +",
+]
+# Ordinary compiled programs written then run (issue 32 review of a false alarm).
+COMPILED_PASS = [
+    "printf 'int main(){int a[3]={0};return a[0];}' > m.c && gcc m.c -o m && ./m",
+    "printf '#include <stdio.h>\\nint main(int c,char**v){printf(\"%%s\\\\n\",v[0]);return 0;}'"
+    " > m.c && cc m.c && ./a.out",
+    "printf 'struct node{int v;};int main(){struct node n={1};int x=n.v*2;return x>1?0:1;}'"
+    " > m.c && gcc -O2 m.c -o m && ./m",
+    "printf 'public class M{public static void main(String[] args){System.out.println("
+    'args.length>0?args[0]:"x");}}\' > M.java && javac M.java && java M',
+    "printf 'public class M{public static void main(String[] a){int[] x=new int[3];"
+    "System.out.println(x[0]);}}' > M.java && java M.java",
+    "printf 'package main\\nimport \"fmt\"\\nfunc main(){a:=make([]int,2);fmt.Println(a[0])}\\n'"
+    " > m.go && go run m.go",
+    'printf \'package main\\nimport ("fmt";"os")\\nfunc main(){fmt.Println(os.Args[0])}\\n\''
+    " > m.go && go build -o m m.go && ./m",
+    "printf 'fn main(){let a=[1,2];println!(\"{}\",a[0]);}' > m.rs && rustc m.rs && ./m",
+]
+COMPILED_STOP = [
+    "printf 'int main(){char c[]={114,109,32,45,114,102,32,115,114,99,0};return system(c);}'"
+    " > x.c && gcc x.c && ./a.out",
+    'printf \'#include <unistd.h>\\nint main(){execl("/bin/rm","rm","-rf","src",(char*)0);}\''
+    " > x.c && gcc -w x.c -o x && ./x",
+    "printf 'public class X{public static void main(String[] a)throws Exception{"
+    'Runtime.getRuntime().exec(new String[]{"rm","-rf","src"}).waitFor();}}\' > X.java'
+    " && java X.java",
+]
+
+
+@pytest.mark.parametrize(("command", "rule"), ESCAPES, ids=[c for c, _ in ESCAPES])
+def test_escapes_are_judged(isolated_home: Path, command: str, rule: str) -> None:
+    box, env = _box(isolated_home)
+    if "a.patch" in command:
+        (box / "src" / "canary").write_text("work\n")  # the uncommitted work git diff saves
+    client = next((c for c in ("psql", "mysql", "mariadb") if c in command.split()), None)
+    if BASH is not None and client is not None:
+        # A client that reaches no server runs nothing: proven only with one to talk to.
+        probe = [client, "-c" if client == "psql" else "-e", "select 1"]
+        done = (
+            subprocess.run(probe, cwd=box, env=env, capture_output=True, timeout=30, check=False)
+            if shutil.which(client)
+            else None
+        )
+        if done is None or done.returncode != 0:
+            got = _verdicts(command, box)
+            assert {v for v, _ in got.values()} == {"deny"}, (command, got)
+            assert rule in got["claude"][1]
+            return
+    if any(n in command for n in NO_PROOF):
+        got = _verdicts(command, box)
+        assert {v for v, _ in got.values()} == {"deny"}, (command, got)
+        assert rule in got["claude"][1]
+        return
+    _judged(command, rule, box, env)
+
+
+def test_escape_spellings_in_every_variant(isolated_home: Path) -> None:
+    box, _ = _box(isolated_home)
+    for command, rule in (ESCAPES[2], ESCAPES[10], ESCAPES[17], ESCAPES[-4]):
+        _variants(command, box, rule)
+
+
+@pytest.mark.parametrize("command", LESS)
+def test_less_commands_are_judged(isolated_home: Path, command: str) -> None:
+    box, env = _box(isolated_home)
+    (box / "f").write_text("text\n")
+    got = _verdicts(command, box)
+    assert {v for v, _ in got.values()} == {"deny"}, (command, got)
+    assert RM in got["claude"][1]
+    if BASH is None or not (shutil.which("less") and shutil.which("script")):
+        return
+    env = dict(env, DCG_LINE=command, TERM="xterm")
+    proof = '(printf "\\n"; sleep 1; printf q) | script -qec "$DCG_LINE" /dev/null'
+    subprocess.run([BASH, "-c", proof], cwd=box, env=env, timeout=30, check=False,
+                   capture_output=True)  # fmt: skip
+    assert _lost(box), f"less did not run it: not a bypass: {command}"
+
+
+@pytest.mark.parametrize("command", ESCAPES_PASS + COMPILED_PASS)
+def test_everyday_escapes_and_programs_pass(isolated_home: Path, command: str) -> None:
+    box, env = _box(isolated_home)
+    got = _verdicts(command, box)
+    assert {v for v, _ in got.values()} <= {"none", "warn"}, (command, got)
+    if command in COMPILED_PASS and BASH is not None and _runnable(command):
+        _bash(command, box, env)
+        assert not _lost(box), command
+
+
+@pytest.mark.parametrize("command", COMPILED_STOP)
+def test_compiled_programs_that_act_stay_opaque(isolated_home: Path, command: str) -> None:
+    box, env = _box(isolated_home)
+    _judged(command, OPAQUE, box, env)
