@@ -6,6 +6,7 @@ from dcg.frozen import Frozen
 from dcg.keywords import BRACE as BRACE
 from dcg.keywords import has_keyword as has_keyword
 from dcg.keywords import mentions
+from dcg.keywords import scan_text as scan_text
 from dcg.packs import KEYWORDS, load
 
 # typing is not imported at run time: it costs more than the hook's whole budget.
@@ -18,20 +19,10 @@ if TYPE_CHECKING:
     from dcg.shell.command import Command
     from dcg.shell.limits import Files
 
-# Characters the shell removes or that split a word without the word changing meaning
-# (`g'i't`, `\rm`, `"git"`); removing them before the keyword scan keeps the prefilter
-# from being fooled by quoting.
-_STRIP = str.maketrans("", "", "'\"\\")
 # Packs tried on every parsed simple command, without the per-command keyword gate: dcg's
 # self-protection judges paths after `cd` and glob expansion, which the keywords of the
 # command's own text cannot see (`cd ~/.config/dcg && echo x >> allowlist.toml`).
 _EVERY_COMMAND = frozenset(("core.dcg",))
-
-
-def scan_text(line: str) -> str:
-    """The text the keyword prefilter looks at: lower case, quotes, backslashes and line
-    continuations removed (``r\\<newline>m`` is ``rm`` to the shell)."""
-    return line.replace("\\\n", "").translate(_STRIP).lower()
 
 
 # JSON's one-letter escapes and what they stand for in the decoded text.

@@ -1,6 +1,18 @@
-"""Keyword tests of the prefilter: a pack keyword at the start of a word, brace expansions."""
+"""Keyword tests of the prefilter: the scan text, a pack keyword at the start of a word, braces."""
 
 from __future__ import annotations
+
+# Characters the shell removes or that split a word without the word changing meaning
+# (`g'i't`, `\rm`, `"git"`); removing them before the keyword scan keeps the prefilter
+# from being fooled by quoting.
+_STRIP = str.maketrans("", "", "'\"\\")
+
+
+def scan_text(line: str) -> str:
+    """The text the keyword prefilter looks at: lower case, quotes, backslashes and line
+    continuations removed (``r\\<newline>m`` is ``rm`` to the shell)."""
+    return line.replace("\\\n", "").translate(_STRIP).lower()
+
 
 # A pseudo keyword: the text has a brace expansion (`r{m,x}`, `{a..c}`), whose words are
 # only known after expanding it.

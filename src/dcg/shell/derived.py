@@ -147,9 +147,9 @@ def find_feeding(
     ``git apply -R``/``patch -R`` has them judged as patches (dcg.shell.patchsets)."""
     emitted = out[mark:]
     if env is not None and any(c.argv[:1] in (("git",), ("patch",)) for c in emitted):
-        from dcg.shell import patchsets
+        from dcg.shell import gitstream
 
-        patchsets.find_reversals(work, out, mark, env)
+        gitstream.find_reversals(work, out, mark, env)
     if not any(c.argv and c.argv[0] in DELETERS for c in emitted):
         return
     if work.argv[:1] == ["find"] and any(v.startswith("find -") for c in emitted for v in c.via):

@@ -175,8 +175,7 @@ _TOOL_WORDS: list[frozenset[str]] = []
 def acts(text: str) -> bool:
     """Whether compiled source can act beyond itself (runs a program, deletes, names a
     guarded tool); ordinary code (`int a[3]`, `args[0]`, `make([]int, 3)`) does not."""
-    from dcg.engine import scan_text
-    from dcg.keywords import has_keyword
+    from dcg.keywords import has_keyword, scan_text
 
     scan = scan_text(text)
     if any(a in scan for a in _ACTIONS):

@@ -11,11 +11,6 @@ from __future__ import annotations
 
 from dcg import oslite as os
 from dcg.shell import expand
-from dcg.shell.command import Command
-
-TYPE_CHECKING = False
-if TYPE_CHECKING:
-    from dcg.shell.unwrap import Work
 
 FILE = "\x00file:"
 BASE = "\x00base"  # dcg.shell.gitalias.BASE
@@ -55,40 +50,7 @@ def files(names: list[str], env: dict[str, str | None], cwd: str | None) -> list
     return out[:MAX_FILES]
 
 
-def reverses(argv: tuple[str, ...] | list[str]) -> bool:
-    """``git apply -R`` or ``patch -R`` (however the options are spelled)."""
-    from dcg.shell.gitstream import _apply_reverse
-
-    if list(argv[:2]) == ["git", "apply"]:
-        return _apply_reverse(list(argv))
-    return list(argv[:1]) == ["patch"] and any(
-        a in ("-R", "--reverse") or (a[:1] == "-" and a[1:2] != "-" and "R" in a) for a in argv[1:]
-    )
-
-
-def find_reversals(work: Work, out: list[Command], mark: int, env: dict[str, str | None]) -> None:
-    """A find whose matches reach ``git apply -R``/``patch -R`` (``-exec``, ``| xargs``):
-    each file find can hand over is judged as that patch; one that takes back uncommitted
-    work is emitted as ``git apply -R FILE --worktree-diff``."""
-    emitted = [c for c in out[mark:] if c.argv and reverses(c.argv)]
-    if not emitted or any("--worktree-diff" in c.argv for c in emitted):
-        return
-    find = work.argv if work.argv[:1] == ["find"] else work.feeder_argv
-    if find[:1] != ["find"]:
-        return
-    cwd = here(env)
-    if cwd is None:
-        return
-    from dcg.shell import gitstream
-
-    for path in _matches(find, env, cwd):
-        if gitstream._file_sense(path, env, cwd, True):
-            via = (*work.via, "find feeding a reversed patch")
-            out.append(Command(("git", "apply", "-R", path, "--worktree-diff"), via=via))
-            return
-
-
-def _matches(find: list[str], env: dict[str, str | None], cwd: str) -> list[str]:
+def matches(find: list[str], env: dict[str, str | None], cwd: str) -> list[str]:
     """Files (relative to ``cwd`` or absolute) find's starting points and -name/-path
     tests can name: written earlier on the line, or on disk (bounded walk)."""
     starts: list[str] = []
