@@ -44,6 +44,8 @@ STOP = [
     (PY + "pdm run x.py", RM),
     (PY + "hatch run x.py", RM),
     (PY + "uv run -- python x.py", RM),
+    (f"echo '{RMTREE}' > x; uv run --script x", RM),
+    (f"echo '{RMTREE}' > x; uv run -s x", RM),
     # scripts of the project's configuration, written on the line
     ("printf '[tool.pdm.scripts]\\nx = \"rm -rf src\"\\n' >> pyproject.toml; pdm run x", RM),
     (
@@ -102,6 +104,7 @@ STOP = [
 ]
 PASS = [
     "uv run pytest -q",
+    "uv run -s pytest",
     "uv run python -c 'print(1)'",
     "echo 'print(1)' > x.py; uv run x.py",
     "hatch run test",

@@ -145,7 +145,8 @@ class Wrapper:
             _stdin(w)
             return -1
         i = end + self.operands
-        if self.pyfile and i < n and argv[i].endswith((".py", ".pyw")):
+        script = "--script" in argv[:i] or (argv[0] == "uv" and "-s" in argv[:i])
+        if self.pyfile and i < n and (script or argv[i].endswith((".py", ".pyw"))):
             name = normalize(argv[0]) + (f" {argv[1]}" if self.sub else "")
             w.payloads.append(("argv", name, "", ["python3", *argv[i:]]))
             return -1
