@@ -16,6 +16,7 @@ from dcg.shell.words import Heredoc
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from dcg.shell.command import Command
     from dcg.shell.parser import Simple
     from dcg.shell.state import Vars
     from dcg.shell.unwrap import Work
@@ -205,6 +206,12 @@ def _restores_index(patch: str, here: str) -> bool:
 def undoes_work(w: Work, env: Vars, here: str | None, files: list[str], reverse: bool) -> bool:
     """Whether the patch ``w`` applies (``files``, else its input) undoes uncommitted work."""
     want = 1 if reverse else -1  # a forward diff reversed, or a reversed diff applied
+    if not files and w.feeder in ("ls", "echo") and any(v[:5] == "xargs" for v in w.via):
+        files = [a for a in w.feeder_argv[1:] if a[:1] != "-"]  # `ls *.patch | xargs …`
+    if any("*" in f or "?" in f or "[" in f for f in files):  # `git apply -R *.patch`
+        from dcg.shell import patchsets
+
+        files = patchsets.files(files, env, here)
     if files:
         return here is not None and any(_file_sense(f, env, here, reverse) for f in files)
     if w.source and sense(w.source):
@@ -280,3 +287,35 @@ def patch(w: Work, env: Vars, here: str | None) -> None:
     if undoes_work(w, env, here, [f for f in files if f], reverse):
         w.argv = [*w.argv, "--worktree-diff"]
         w.dyns = [*w.dyns, False]
+
+
+def reverses(argv: tuple[str, ...] | list[str]) -> bool:
+    """``git apply -R`` or ``patch -R`` (however the options are spelled)."""
+    if list(argv[:2]) == ["git", "apply"]:
+        return _apply_reverse(list(argv))
+    return list(argv[:1]) == ["patch"] and any(
+        a in ("-R", "--reverse") or (a[:1] == "-" and a[1:2] != "-" and "R" in a) for a in argv[1:]
+    )
+
+
+def find_reversals(work: Work, out: list[Command], mark: int, env: Vars) -> None:
+    """A find whose matches reach ``git apply -R``/``patch -R`` (``-exec``, ``| xargs``):
+    each file find can hand over is judged as that patch; one that takes back uncommitted
+    work is emitted as ``git apply -R FILE --worktree-diff``."""
+    emitted = [c for c in out[mark:] if c.argv and reverses(c.argv)]
+    if not emitted or any("--worktree-diff" in c.argv for c in emitted):
+        return
+    find = work.argv if work.argv[:1] == ["find"] else work.feeder_argv
+    if find[:1] != ["find"]:
+        return
+    from dcg.shell import patchsets
+    from dcg.shell.command import Command
+
+    cwd = patchsets.here(env)
+    if cwd is None:
+        return
+    for path in patchsets.matches(find, env, cwd):
+        if _file_sense(path, env, cwd, True):
+            via = (*work.via, "find feeding a reversed patch")
+            out.append(Command(("git", "apply", "-R", path, "--worktree-diff"), via=via))
+            return

@@ -174,6 +174,9 @@ def remember_written(simple: Simple, redirects: list[tuple[str, str]], env: Vars
         else:
             append = "-a" in argv[1:]
             written += [(a, append) for a in argv[1:] if a[:1] != "-"]
+    elif name == "zip" or argv[1:3] == ["-m", "zipapp"]:  # an archive Python can run
+        written += [(a, False) for a in _archives(argv)]
+        text = None
     elif name in opaque.COMPILERS:
         compiled(name, argv, env, simple)
         text = piped_text(simple)
@@ -214,6 +217,22 @@ def remember_written(simple: Simple, redirects: list[tuple[str, str]], env: Vars
 
 
 COMPILED = runtext.COMPILED
+
+
+def _archives(argv: list[str]) -> list[str]:
+    """The archive ``zip ARCHIVE …`` (``.zip`` added to a name without one) or ``python3 -m
+    zipapp SRC [-o OUT]`` (``SRC.pyz`` by default) writes: what it holds is not known."""
+    args = argv[3:] if argv[1:3] == ["-m", "zipapp"] else argv[1:]
+    if argv[1:3] != ["-m", "zipapp"]:
+        name = next((a for a in args if a[:1] != "-"), "")
+        return [name if "." in name.rpartition("/")[2] else name + ".zip"] if name else []
+    for k, a in enumerate(args):
+        if a in ("-o", "--output") and k + 1 < len(args):
+            return [args[k + 1]]
+        if a.startswith("--output="):
+            return [a[9:]]
+    src = next((a for a in args if a[:1] != "-"), "")
+    return [src.rstrip("/") + ".pyz"] if src else []
 
 
 def compiled(name: str, argv: list[str], env: Vars, simple: Simple) -> None:

@@ -12,7 +12,7 @@ reads a project script or recipe once per line (a cycle is read once) and within
 from __future__ import annotations
 
 from dcg import oslite as os
-from dcg.shell import edits, scripts
+from dcg.shell import edits, opaque, scripts
 from dcg.shell.limits import bounded
 from dcg.shell.state import CWD
 
@@ -126,8 +126,8 @@ def written(
         if text.startswith(COMPILED):  # a program built from a source written on the line
             src = text[len(COMPILED) :]  # its path, or "\x1e" and the text fed on stdin
             source = src[1:] if src[:1] == "\x1e" else env.state.files.get(src)
-            if source is not None and ctx.files is not None and not ctx.files.wanted(source):
-                return True, "", path  # its source names no guarded tool
+            if source is not None and not opaque.acts(source):
+                return True, "", path  # its source runs, deletes and names nothing guarded
             shown = "stdin" if src[:1] == "\x1e" else src
             walker.emit(f"{path} is built on this line from {shown}, code dcg does not read",
                         ctx, out)  # fmt: skip

@@ -77,6 +77,17 @@ TOOL_ENV: dict[str, tuple[str, ...]] = {
     "visudo": ("EDITOR", "VISUAL", "SUDO_EDITOR"),
     "psql": ("PAGER", "PSQL_PAGER", "EDITOR", "PSQL_EDITOR"),
     "mysql": ("PAGER", "EDITOR"),
+    # Editors a tool starts on a file it then uses (sudoedit, vipw, kubectl edit, fc).
+    "sudoedit": ("SUDO_EDITOR", "VISUAL", "EDITOR"),
+    "sudo": ("SUDO_EDITOR", "VISUAL", "EDITOR"),
+    "vipw": ("VISUAL", "EDITOR"),
+    "vigr": ("VISUAL", "EDITOR"),
+    "edquota": ("VISUAL", "EDITOR"),
+    "kubectl": ("KUBE_EDITOR", "EDITOR"),
+    "oc": ("KUBE_EDITOR", "OC_EDITOR", "EDITOR"),
+    "gh": ("GH_EDITOR", "VISUAL", "EDITOR"),
+    "fc": ("FCEDIT", "EDITOR"),
+    "virsh": ("VISUAL", "EDITOR"),
 }
 
 # git subcommands' options whose value is shell text ("argv" after the option: the rest).

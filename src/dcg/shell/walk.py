@@ -211,6 +211,7 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
         any(">" in op for op, _ in redirects)
         or (argv and unwrap.normalize(argv[0]) in _WRITERS)
         or (argv[:1] == ["git"] and any(a.startswith("--output") for a in argv))
+        or argv[1:3] == ["-m", "zipapp"]
     ):
         from dcg.shell import linefiles
 
@@ -260,7 +261,8 @@ _RUN_VARS = frozenset(("PS0", "PS1", "PS2", "PS4", "PROMPT_COMMAND"))
 # Commands whose writes the walker remembers besides redirections (tee, copies, fetches,
 # git apply).
 _WRITERS = frozenset(("tee", "cp", "mv", "install", "ln", "mkfifo", "mknod", "dd", "sponge",
-    "mount", "rsync", "git", *opaque.FETCHERS, *opaque.EDITORS, *opaque.COMPILERS))  # fmt: skip
+    "mount", "rsync", "git", "zip", *opaque.FETCHERS, *opaque.EDITORS,
+    *opaque.COMPILERS))  # fmt: skip
 _ARITH_WORDS = frozenset(("let", "declare", "typeset", "local", "read", "mapfile", "readarray",
     "unset", "test", "[", "export", "readonly", "getopts", "wait", "printf"))  # fmt: skip
 
@@ -387,10 +389,8 @@ def _command(
             _embedded(kind, text, child, out)
         # Files the payload wrote stay written (dcg.shell.linefiles keys), for what runs next.
         ctx.env.state.files.update(child.env.state.files)
-    if work.feeder == "find" or work.argv[:1] == ["find"]:
-        from dcg.shell.derived import find_feeding
-
-        find_feeding(work, out, mark)
+    if work.feeder == "find" or work.argv[:1] == ["find"]:  # dcg.shell.derived, loaded then
+        __import__("dcg.shell.derived").shell.derived.find_feeding(work, out, mark, ctx.env)
 
 
 def _glob_command(
