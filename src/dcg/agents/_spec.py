@@ -156,6 +156,10 @@ class Agent:
     closed_since: tuple[str, str] | None = None
     # The tools the hook's matcher must cover (shell and file tools by default).
     covers: tuple[str, ...] | None = None
+    # What starts the agent without the settings dcg's hook is registered in, besides HOME
+    # and XDG_CONFIG_HOME (every agent's): environment variables that move its settings
+    # and options ("--…") that replace or select them (dcg.shell.agentenv).
+    unguarded: tuple[str, ...] = ()
 
     def tools(self) -> tuple[str, ...]:
         return self.covers if self.covers is not None else (*self.shells, *sorted(self.file_tools))

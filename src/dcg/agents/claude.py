@@ -141,6 +141,7 @@ def spec() -> Agent:
         project_path=".claude/settings.json",
         home_dirs=(".claude",),
         binaries=("claude",),
+        unguarded=("CLAUDE_CONFIG_DIR", "--settings", "--setting-sources"),
         # onFailure "block" (2.1.295): a hook that cannot start, times out or exits with an
         # unexpected code blocks the tool call. Older builds ignore the key and keep the
         # entry (2.0.0, 2.1.100, 2.1.200 and 2.1.294 run; tests/realagents proves the block).

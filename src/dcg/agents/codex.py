@@ -111,6 +111,7 @@ def spec() -> Agent:
         project_path=".codex/hooks.json",
         home_dirs=(".codex",),
         binaries=("codex",),
+        unguarded=("CODEX_HOME",),
         layout=_spec.Grouped(
             "PreToolUse",
             "^(Bash|apply_patch)$",

@@ -31,6 +31,10 @@ _SELF_KEYWORDS = (
     # that write whatever their archive holds into the directory they run in.
     ".pth", "sitecustomize", "usercustomize", "uninstall", "pyenv", "tar", "unzip",
     "bsdtar", "7z", "cpio",
+    # An agent started with its settings moved or replaced (dcg.shell.agentenv; each
+    # agent's spec names its own, tests/bypass/test_agent_env.py keeps this list complete).
+    "home=", "xdg_config_home", "claude_config_dir", "codex_home", "opencode_config_dir",
+    "setting-sources",
     *(
         f"{before}{d}{after}"
         for d in _CARRIED_DIRS

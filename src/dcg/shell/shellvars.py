@@ -51,6 +51,30 @@ def policy_env(names: list[str], argv: list[str], via: tuple[str, ...], out: lis
                 return
 
 
+def started_env(argv: list[str], assigns: dict[str, str | None], env: Vars,
+                via: tuple[str, ...], out: list[Command]) -> None:  # fmt: skip
+    """What a command's environment (``env``/``sudo``/prefix assignments, and variables the
+    line set before it) and options do to dcg: one of its policy variables
+    (:func:`policy_env`), or an agent started without the settings dcg's hook is in
+    (dcg.shell.agentenv)."""
+    if assigns:
+        policy_env(list(assigns), [], via, out)
+    # The cheap test before the agents' specs are read: the environment moves a home or a
+    # configuration, or an option names settings.
+    names = [*assigns, *env]
+    if not (
+        any(n in ("HOME", "XDG_CONFIG_HOME") or n.endswith(("_HOME", "_DIR")) for n in names)
+        or any(a.startswith("--setting") for a in argv[1:])
+    ):
+        return
+    from dcg.shell import agentenv
+
+    if how := agentenv.unguarded(argv, names):
+        from dcg.shell.command import Command
+
+        out.append(Command(("dcg", "config", "set-env", how), via=(*via, f"{argv[0]} {how}")))
+
+
 def home_only(word: str) -> bool:
     """`$HOME/…` (or another of :data:`KNOWN_VARS`) with no other expansion, also each
     element of a `:` list such as a CDPATH: dcg.selfguard knows what it is."""

@@ -333,7 +333,7 @@ def _command(
 
             toolruns.tool_env(work, ctx.env)
         context.classify(work)
-    shellvars.policy_env(list(work.assigns), [], work.via, out) if work.assigns else None
+    shellvars.started_env(work.argv, work.assigns, ctx.env, work.via, out)
     data = work.data
     argv = tuple(work.argv)
     words = tuple(a for k, a in enumerate(argv) if k not in data)
