@@ -128,6 +128,7 @@ def _default_form(raw: str, env: Vars) -> tuple[str, bool]:
 _POSITIONAL = {"$@": "\x00@", "${@}": "\x00@", "$*": "\x00@", "${*}": "\x00@"}
 _POSITIONAL.update({f"${k}": f"\x00@{k}" for k in range(1, 10)})
 _POSITIONAL.update({f"${{{k}}}": f"\x00@{k}" for k in range(1, 10)})
+_POSITIONAL.update({"$#": "\x00@#", "${#}": "\x00@#"})
 _ALL_POSITIONAL = frozenset(("$@", "${@}"))
 
 
