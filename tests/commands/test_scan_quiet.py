@@ -301,7 +301,7 @@ def _script(*lines: str) -> dict[str, str]:
         ),
         pytest.param(
             _script("mkdir out", "rm -rf out *"),
-            ["t.sh:4:core.filesystem:rm-rf-critical"],
+            ["t.sh:4:core.filesystem:rm-rf"],  # `*`: the cwd's content (the project's)
             id="and-more",
         ),
         pytest.param(

@@ -250,7 +250,8 @@ def _package(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
     shell = pkgloads.script_shell(argv, work, ctx, rc)
     ctx.env.state.npm_bin = True
     try:
-        _scripts(shown, text, names, rest, ctx, out, walker, shell=shell)
+        cwd = runtext.run_dir(ctx, directory)
+        _scripts(shown, text, names, rest, ctx, out, walker, cwd=cwd, shell=shell)
     finally:
         ctx.env.state.npm_bin = False
 
@@ -411,7 +412,7 @@ def _make(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
         return
     found = mk.plan(text, targets, shown, overrides)
     if found:
-        runtext.recipes(found, shown, ctx, out, walker, "target")
+        runtext.recipes(found, shown, ctx, out, walker, "target", runtext.run_dir(ctx, directory))
 
 
 _JUST_QUERY = frozenset(("-n", "--dry-run", "-l", "--list", "--summary", "--show", "-s",
@@ -453,7 +454,8 @@ def _just(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
 
             plan = jf.plan(hit[0], recipe, hit[1])
             if plan:
-                runtext.recipes(plan, hit[1], ctx, out, walker, "recipe")
+                runtext.recipes(plan, hit[1], ctx, out, walker, "recipe",
+                                runtext.run_dir(ctx, directory))  # fmt: skip
         return
     if ctx.files is None:
         return
@@ -471,4 +473,4 @@ def _just(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
     shown = scripts.display(found[0], ctx.files.cwd)
     plan = jf.plan(found[1], recipe, shown)
     if plan:
-        runtext.recipes(plan, shown, ctx, out, walker, "recipe")
+        runtext.recipes(plan, shown, ctx, out, walker, "recipe", runtext.run_dir(ctx, directory))

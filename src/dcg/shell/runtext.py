@@ -224,6 +224,20 @@ def here(ctx: Ctx, directory: str | None) -> str | None:
     return scripts.where(files, directory or ".", ctx.env.get(CWD))
 
 
+def run_dir(ctx: Ctx, directory: str | None) -> str | None:
+    """Where a runner's commands run when an option names their directory (``make -C``,
+    ``npm --prefix``, ``just -d``, a task runner's): against the line's cwd, as the walker
+    keeps it. A ``cd ..`` in a recipe then leaves that directory, not the line's."""
+    if directory is None:
+        return None
+    here = ctx.env.get(CWD)
+    if directory.startswith(("/", "~")) or here is None:
+        return directory
+    if here == "\x00?":
+        return here
+    return here.rstrip("/") + "/" + directory
+
+
 def find_up(ctx: Ctx, start: str | None, names: tuple[str, ...]) -> tuple[str, str] | None:
     """The first of ``names`` in ``start`` or a directory above it: (path, text)."""
     files = ctx.files
@@ -244,10 +258,16 @@ def find_up(ctx: Ctx, start: str | None, names: tuple[str, ...]) -> tuple[str, s
 
 
 def recipes(
-    found: list[Found], shown: str, ctx: Ctx, out: list[Command], walker: Walker, what: str
+    found: list[Found],
+    shown: str,
+    ctx: Ctx,
+    out: list[Command],
+    walker: Walker,
+    what: str,
+    cwd: str | None = None,
 ) -> None:
     for f in found:
-        project(f.text, shown, ctx, out, walker, f.line, f"{what} {f.label}")
+        project(f.text, shown, ctx, out, walker, f.line, f"{what} {f.label}", cwd)
 
 
 def project(

@@ -113,19 +113,11 @@ def run(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
     else:
         plan = _plan(runner, text, shown, selected)
     for command, line, label in plan:
-        runtext.project(command, shown, ctx, out, walker, line, label, _cwd(ctx, directory))
+        runtext.project(
+            command, shown, ctx, out, walker, line, label, runtext.run_dir(ctx, directory)
+        )
     if runner == "poe":
         taskextra.poe_scripts(text, selected[:1], ctx, out, walker)
-
-
-def _cwd(ctx: Ctx, directory: str | None) -> str | None:
-    """Where the tasks run: the runner's directory option, against the line's cwd."""
-    if directory is None:
-        return None
-    here = ctx.env.get(runtext.CWD)
-    if directory.startswith(("/", "~")) or here is None:
-        return directory
-    return here.rstrip("/") + "/" + directory
 
 
 def _text(
