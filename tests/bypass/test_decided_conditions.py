@@ -47,6 +47,17 @@ STOP = [
     ("[ a = a ] < /nonexistent || rm -rf src", RM),
     ("false & wait && rm -rf src", RM),
     ('x=1; f() { [ "$x" = 1 ] || rm -rf src; }; x=2; f', RM),
+    # values set in ways the walker does not follow: nothing more is decided
+    ('declare -u x; x=b; [ "$x" = b ] || rm -rf src', RM),
+    ('declare -l x; x=B; [ "$x" = B ] || rm -rf src', RM),
+    ("x=a; eval 'x=b'; [ \"$x\" = a ] || rm -rf src", RM),
+    ('x=a; : $((x=5)); [ "$x" = a ] || rm -rf src', RM),
+    ('x=a; getopts ab x; [ "$x" = a ] || rm -rf src', RM),
+    ('x=a; exec {x}>/dev/null; [ "$x" = a ] || rm -rf src', RM),
+    ('x=a; . /dev/stdin <<< x=b; [ "$x" = a ] || rm -rf src', RM),
+    ('x=a; wait -p x; [ "$x" = a ] || rm -rf src', RM),
+    ('d=$PWD; cd src; [ "$PWD" = "$d" ] || rm -rf ../src', RM),
+    ("printf '[() { return 1; }' > .t; X=.t; source \"$X\"; [ a = a ] || rm -rf src", RM),
     # a sourced script's function: judged again for other values, prefix assignments,
     # arguments, and when it calls itself with other arguments
     (LIB.replace("{BODY}", "'[ \"$M\" = x ] || rm -rf src'") + "M=x; g; M=y; g", RM),

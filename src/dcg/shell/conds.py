@@ -11,6 +11,8 @@ line assigned, or an unquoted expansion split by an ``IFS`` the line changed.
 
 from __future__ import annotations
 
+from dcg.shell.shellvars import home_only
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dcg.shell.parser import Simple
@@ -21,7 +23,13 @@ ENABLE = "\x00enable"  # `enable` ran: a builtin may be off (a file of its name 
 UNDECIDED = "\x00undecided"  # a reading that must cover every value (dcg.shell.cases)
 # Variables bash changes by itself: a value the line assigned is not what it reads.
 _MAGIC = ("RANDOM", "SRANDOM", "SECONDS", "LINENO", "BASHPID", "EPOCHSECONDS",
-          "EPOCHREALTIME", "HISTCMD", "BASH_COMMAND", "PPID", "UID", "EUID", "GROUPS")  # fmt: skip
+          "EPOCHREALTIME", "HISTCMD", "BASH_COMMAND", "PPID", "UID", "EUID", "GROUPS",
+          "PIPESTATUS", "BASH_REMATCH", "OPTIND", "OPTARG", "REPLY", "MAPFILE",
+          "DIRSTACK")  # fmt: skip
+# Variables a test may read whose value bash keeps itself (cd, a pipeline, a call).
+_OWN = frozenset((*_MAGIC, "PWD", "OLDPWD", "FUNCNAME", "BASH_SOURCE", "BASH_LINENO",
+                  "BASH_ARGC", "BASH_ARGV", "COPROC", "SHELLOPTS", "BASHOPTS"))  # fmt: skip
+_DECLARERS = frozenset(("declare", "typeset", "local", "readonly", "export"))
 _DEFAULT_IFS = " \t\n"
 _INTS = frozenset(("-eq", "-ne", "-lt", "-le", "-gt", "-ge"))
 
@@ -55,6 +63,8 @@ def status(simple: Simple, env: Vars) -> int | None:
         p[0] != "s" and not p[3] for w in simple.words for p in w.parts
     ):
         return None
+    if any(_name(p[2]) in _OWN for w in simple.words for p in w.parts if p[0] != "s"):
+        return None
     if name in ("true", ":"):
         got: int | None = 0
     elif name == "false":
@@ -64,6 +74,45 @@ def status(simple: Simple, env: Vars) -> int | None:
     if got is None or simple.solo > 0:
         return got
     return 1 - got
+
+
+def _name(raw: str) -> str:
+    """The variable an expansion ``$X``/``${X…}`` reads."""
+    text = raw[2:] if raw[:2] == "${" else raw[1:]
+    end = 0
+    while end < len(text) and (text[end].isalnum() or text[end] == "_"):
+        end += 1
+    return text[:end]
+
+
+def untracked(simple: Simple, env: Vars) -> None:
+    """After a command that may set variables in ways the walker does not follow
+    (``eval``, a source of a device, ``getopts``, ``wait -p``, ``{fd}>`` redirections,
+    case-changing declarations, an arithmetic assignment inside a word), nothing more is
+    decided in this shell."""
+    fields = simple.fields
+    head = fields[0] if fields else ""
+    taken = head in ("eval", "getopts", "exec") or (head == "wait" and "-p" in fields)
+    if head in (".", "source") and fields[1:]:
+        # a file dcg reads is followed; one it cannot name may define anything
+        name, dyn = fields[1], simple.dyns[1] if len(simple.dyns) > 1 else True
+        taken = name.startswith(("/dev/", "/proc/")) or (dyn and not home_only(name))
+    if head in _DECLARERS and any(a[:1] in "-+" and any(c in a for c in "ulc") for a in fields[1:]):
+        taken = True
+    if simple.redirects and any(a[:1] == "{" and a[-1:] == "}" for a in fields):
+        taken = True
+    if not taken:
+        for w in (*simple.words, *simple.assigns):
+            for p in w.parts:
+                raw = p[2]
+                if (
+                    p[0] != "s"
+                    and raw.startswith(("$((", "$["))
+                    and any(op in raw for op in ("=", "++", "--"))
+                ):
+                    taken = True
+    if taken:
+        env[UNDECIDED] = "1"
 
 
 def _not(got: int | None) -> int | None:

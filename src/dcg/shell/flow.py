@@ -236,6 +236,13 @@ class _Runner:
             env.state.table(name).update(c.tables[name])
 
 
+def _after_walk(simple: Simple, env: Vars) -> None:
+    """What a command walked changes for the conditions after it (dcg.shell.conds)."""
+    if simple.fields[:1] == ["enable"]:
+        env[conds.ENABLE] = "1"
+    conds.untracked(simple, env)
+
+
 def run(
     simples: list[Simple],
     env: Vars,
@@ -247,6 +254,7 @@ def run(
     if not any(s.flow or (s.words and s.words[0].plain() == "local") for s in simples):
         for simple in simples:
             walk(simple)
+            _after_walk(simple, env)
         return
     runner = _Runner(env, funcs)
     last: list[str] = []
@@ -268,8 +276,7 @@ def run(
         before = env.copy() if local else None
         walk(simple)
         runner.status = conds.status(simple, env) if simple.solo else None
-        if simple.fields[:1] == ["enable"]:
-            env[conds.ENABLE] = "1"
+        _after_walk(simple, env)
         runner.after(simple, before)
         last, runner.last_flow = simple.fields, simple.flow
     runner.step([], last)
