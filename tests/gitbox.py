@@ -12,15 +12,12 @@ but PATH. ``state`` reads back what each kind of loss looks at; ``hook`` asks th
 
 from __future__ import annotations
 
-import io
-import json
 import os
 import subprocess
 import time
 from pathlib import Path
 
-from dcg import hook as dcg_hook
-from hookpath import VARIANTS, payload
+from sandbox import claude_hook
 
 ALIASES = "[alias]\n\tx = reset --hard\n\ty = !git clean -fdx\n"
 
@@ -157,15 +154,7 @@ def judged(
 
 def hook(command: str, box: Path, variant: str = "plain") -> tuple[str, str]:
     """(decision, details) of the hook, paranoid mode, a Claude payload run in ``box``."""
-    body = payload("claude", VARIANTS[variant](command), str(box))
-    out, err = io.StringIO(), io.StringIO()
-    env = dict(os.environ, DCG_RESPONSE_MODE="paranoid", DCG_HOOK_DETAILS="1")
-    dcg_hook.main([], io.BytesIO(json.dumps(body).encode()), out, err, env)
-    text = out.getvalue()
-    if not text:
-        return "", ""
-    spec = json.loads(text).get("hookSpecificOutput", {})
-    return spec.get("permissionDecision", ""), json.dumps(spec)
+    return claude_hook(command, box, variant)
 
 
 def git(box: Path, env: dict[str, str], *args: str) -> str:

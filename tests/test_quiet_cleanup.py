@@ -4,22 +4,19 @@ mode; the cwd is a project in the repository, not a temporary directory."""
 
 from __future__ import annotations
 
-import os
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from hookpath import AGENTS, VARIANTS, encode, payload, run, verdict
+from hookpath import AGENTS, VARIANTS
+from sandbox import bash, hook_verdict, write_files
 
 PROJECT = Path(__file__).resolve().parent / "data" / "quiet" / "monorepo"
 
 
 def _hook(command: str, mode: str = "paranoid", agent: str = "claude") -> tuple[str, str]:
-    env = dict(os.environ, DCG_RESPONSE_MODE=mode)
-    code, out, err = run(encode(payload(agent, command, cwd=str(PROJECT))), env=env)
-    return verdict(code, out, err), out + err
+    return hook_verdict(command, PROJECT, mode=mode, agent=agent)
 
 
 # find selecting only build or cache output by name, deleting what it finds through
@@ -190,10 +187,9 @@ SOURCES = ("src/app.py", "apps/web/main.js")
 
 def _project(root: Path) -> Path:
     box = root / "box"
-    for rel in (*SOURCES, "src/__pycache__/app.cpython-311.pyc", "node_modules/x/index.js",
-                "pkg/__pycache__/m.pyc", "pkg/m.pyc", "x.egg-info/PKG"):  # fmt: skip
-        (box / rel).parent.mkdir(parents=True, exist_ok=True)
-        (box / rel).write_text("alive\n")
+    write_files(box, dict.fromkeys((*SOURCES, "src/__pycache__/app.cpython-311.pyc",
+                "node_modules/x/index.js", "pkg/__pycache__/m.pyc", "pkg/m.pyc",
+                "x.egg-info/PKG"), "alive\n"))  # fmt: skip
     return box
 
 
@@ -202,7 +198,7 @@ def _project(root: Path) -> Path:
 def test_sandbox_silent_cleanup_keeps_the_sources(tmp_path: Path, command: str) -> None:
     box = _project(tmp_path)
     command = command.replace("apps packages", "src pkg")
-    subprocess.run(["bash", "-c", command], cwd=box, capture_output=True, timeout=30, check=False)
+    bash(command, box, timeout=30)
     assert all((box / rel).is_file() for rel in SOURCES), command
 
 
@@ -222,5 +218,5 @@ def test_sandbox_silent_cleanup_keeps_the_sources(tmp_path: Path, command: str) 
 )
 def test_sandbox_stopped_spellings_destroy_a_source(tmp_path: Path, command: str) -> None:
     box = _project(tmp_path)
-    subprocess.run(["bash", "-c", command], cwd=box, capture_output=True, timeout=30, check=False)
+    bash(command, box, timeout=30)
     assert not all((box / rel).is_file() for rel in SOURCES), command

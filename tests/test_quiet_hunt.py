@@ -5,14 +5,14 @@ stopped, and each case is proven with real bash in a throwaway copy of the proje
 
 from __future__ import annotations
 
-import os
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from hookpath import AGENTS, VARIANTS, encode, payload, run, verdict
+from hookpath import AGENTS, VARIANTS
+from sandbox import bash, hook_verdict, write_files
 
 FILES = {
     "src/app.py": "print('app')\n",
@@ -30,9 +30,7 @@ SOURCES = ("src/app.py", "src/util.py", "packages/a/src/a.ts")
 
 
 def _make(box: Path) -> Path:
-    for rel, text in FILES.items():
-        (box / rel).parent.mkdir(parents=True, exist_ok=True)
-        (box / rel).write_text(text)
+    write_files(box, FILES)
     subprocess.run(["git", "init", "-q"], cwd=box, check=True)
     subprocess.run(["git", "add", "src", "packages/a/src", "package.json"], cwd=box, check=True)
     (box / ".git" / "index.lock").write_text("")  # a crashed git left its lock behind
@@ -46,14 +44,6 @@ def project(isolated_home: Path) -> Path:
     box = isolated_home / "work" / "app"
     box.mkdir(parents=True)
     return _make(box)
-
-
-def _hook(
-    command: str, cwd: Path, mode: str = "paranoid", agent: str = "claude"
-) -> tuple[str, str]:
-    env = dict(os.environ, DCG_RESPONSE_MODE=mode)
-    code, out, err = run(encode(payload(agent, command, cwd=str(cwd))), env=env)
-    return verdict(code, out, err), out + err
 
 
 SILENT = [
@@ -95,7 +85,7 @@ STOPPED = [
 @pytest.mark.parametrize("mode", ["paranoid", "standard"])
 @pytest.mark.parametrize("command", SILENT)
 def test_one_file_or_output_by_glob_is_not_stopped(project: Path, command: str, mode: str) -> None:
-    level, text = _hook(command, project, mode)
+    level, text = hook_verdict(command, project, mode=mode)
     # A kept copy of the deleted file may be reported; no rule fires.
     assert level in ("none", "warn") and "dcg:" not in text.replace("dcg undo", ""), text
     assert "core." not in text, text
@@ -103,26 +93,25 @@ def test_one_file_or_output_by_glob_is_not_stopped(project: Path, command: str, 
 
 @pytest.mark.parametrize(("command", "rule"), STOPPED)
 def test_what_only_looks_like_it_is_stopped(project: Path, command: str, rule: str) -> None:
-    level, text = _hook(command, project)
+    level, text = hook_verdict(command, project)
     assert level == "deny" and rule in text, text
 
 
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_every_variant(project: Path, variant: str) -> None:
     shape = VARIANTS[variant]
-    assert _hook(shape("rm -rf dist/*.map"), project)[0] == "none"
-    assert _hook(shape("rm -rf src/*.py"), project)[0] == "deny"
+    assert hook_verdict(shape("rm -rf dist/*.map"), project)[0] == "none"
+    assert hook_verdict(shape("rm -rf src/*.py"), project)[0] == "deny"
 
 
 @pytest.mark.parametrize("agent", AGENTS)
 def test_every_agent(project: Path, agent: str) -> None:
-    assert _hook("rm -rf **/node_modules", project, agent=agent)[0] == "none"
-    assert _hook("rm -rf src*", project, agent=agent)[0] == "deny"
+    assert hook_verdict("rm -rf **/node_modules", project, agent=agent)[0] == "none"
+    assert hook_verdict("rm -rf src*", project, agent=agent)[0] == "deny"
 
 
 def _bash(box: Path, command: str) -> None:
-    command = command.replace("npm run build && ", "")
-    subprocess.run(["bash", "-c", command], cwd=box, capture_output=True, timeout=30, check=False)
+    bash(command.replace("npm run build && ", ""), box, timeout=30)
 
 
 @pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
@@ -167,14 +156,14 @@ LIBRARY_STOPPED = ["source ./lib.sh && up a b", ". ./lib.sh; up c"]
 @pytest.mark.parametrize("command", LIBRARY_SILENT)
 def test_a_function_testing_brace_groups_runs_only_when_called(project: Path, command: str) -> None:
     (project / "lib.sh").write_text(LIBRARY)
-    level, text = _hook(command, project)
+    level, text = hook_verdict(command, project)
     assert level == "none", text
 
 
 @pytest.mark.parametrize("command", LIBRARY_STOPPED)
 def test_calling_it_is_judged(project: Path, command: str) -> None:
     (project / "lib.sh").write_text(LIBRARY)
-    level, text = _hook(command, project)
+    level, text = hook_verdict(command, project)
     assert level == "deny" and "core.filesystem:rm-rf" in text, text
 
 

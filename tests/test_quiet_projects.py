@@ -3,22 +3,16 @@ still stopped. Every case goes through the hook with each agent's payload (tests
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 import pytest
 
-from hookpath import AGENTS, encode, payload, run, verdict
+from hookpath import AGENTS
+from sandbox import hook_verdict
 
 DATA = Path(__file__).resolve().parent / "data" / "quiet"
 MONOREPO = DATA / "monorepo"  # pnpm + npm workspaces, a Makefile reaching them
 DANGER = DATA / "danger"  # the same, with `rm -rf src` and `git reset --hard` in packages
-
-
-def _hook(command: str, cwd: Path | str, agent: str = "claude") -> tuple[str, str]:
-    env = dict(os.environ, DCG_RESPONSE_MODE="paranoid")
-    code, out, err = run(encode(payload(agent, command, cwd=str(cwd))), env=env)
-    return verdict(code, out, err), out + err
 
 
 SILENT_MONOREPO = [
@@ -51,14 +45,14 @@ SILENT_MONOREPO = [
 
 @pytest.mark.parametrize("command", SILENT_MONOREPO)
 def test_monorepo_everyday_commands_are_silent(command: str) -> None:
-    level, text = _hook(command, MONOREPO)
+    level, text = hook_verdict(command, MONOREPO)
     assert level == "none", text
 
 
 @pytest.mark.parametrize("agent", AGENTS)
 def test_monorepo_build_silent_for_every_agent(agent: str) -> None:
     for command in ("pnpm run build", "npm run lint", "make test"):
-        assert _hook(command, MONOREPO, agent)[0] == "none", (agent, command)
+        assert hook_verdict(command, MONOREPO, agent=agent)[0] == "none", (agent, command)
 
 
 # A package's script that deletes its sources or discards work, reached every way a
@@ -88,13 +82,13 @@ STOPPED_IN_PACKAGE = [
 
 @pytest.mark.parametrize(("command", "rule"), STOPPED_IN_PACKAGE)
 def test_destruction_inside_a_workspace_package_is_stopped(command: str, rule: str) -> None:
-    level, text = _hook(command, DANGER)
+    level, text = hook_verdict(command, DANGER)
     assert level == "deny", text
     assert rule in text
 
 
 def test_a_filter_naming_another_package_does_not_read_it() -> None:
-    assert _hook("pnpm --filter docs test", DANGER)[0] == "none"
+    assert hook_verdict("pnpm --filter docs test", DANGER)[0] == "none"
 
 
 # The project's directory name: a clone named dcg (or under a path with spaces, or a
@@ -115,9 +109,9 @@ def test_cwd_name_does_not_reach_the_engine(
     )
     # (Not pytest: its conftest.py and tests are read before it runs, dcg.shell.pytestrun.)
     for command in ("ls -la", "wc -l README.md", "cat README.md"):
-        assert _hook(command, project, agent)[0] == "none"
+        assert hook_verdict(command, project, agent=agent)[0] == "none"
     assert calls == []  # not parsed: the cwd's name is not a keyword of the command
-    level, text = _hook("git reset --hard", project, agent)
+    level, text = hook_verdict("git reset --hard", project, agent=agent)
     assert level == "deny" and "core.git:reset-hard" in text
 
 
@@ -159,7 +153,7 @@ DEVICE_IN_VARIABLE = [
 def test_device_in_a_variable_is_stopped_in_paranoid_mode(
     tmp_path: Path, command: str, expected: str
 ) -> None:
-    level, text = _hook(command, tmp_path)
+    level, text = hook_verdict(command, tmp_path)
     assert level == expected, text
     if expected == "deny":
         assert "system.disk:device-variable" in text
@@ -185,7 +179,7 @@ MAKE_CASES = [
 
 @pytest.mark.parametrize(("command", "rule"), MAKE_CASES)
 def test_make_functions_are_make(command: str, rule: str | None) -> None:
-    level, text = _hook(command, MAKE)
+    level, text = hook_verdict(command, MAKE)
     if rule is None:
         assert level == "none", text
     else:
@@ -240,24 +234,24 @@ def low_bound(monkeypatch: pytest.MonkeyPatch, isolated_home: Path) -> None:
 
 @pytest.mark.parametrize("command", BOUND_SILENT)
 def test_a_bound_reached_in_a_project_script_is_no_block(low_bound: None, command: str) -> None:
-    level, text = _hook(command, BOUNDS)
+    level, text = hook_verdict(command, BOUNDS)
     assert level == "none", text
 
 
 @pytest.mark.parametrize(("command", "rule"), BOUND_STOPPED)
 def test_what_was_read_before_the_bound_is_judged(low_bound: None, command: str, rule: str) -> None:
-    level, text = _hook(command, BOUNDS)
+    level, text = hook_verdict(command, BOUNDS)
     assert level == "deny" and rule in text, text
 
 
 def test_the_whole_script_is_judged_within_the_bound() -> None:
-    level, text = _hook("npm run padded", BOUNDS)
+    level, text = hook_verdict("npm run padded", BOUNDS)
     assert level == "deny" and "core.filesystem:rm-rf" in text, text
 
 
 def test_the_lines_own_text_past_the_bound_is_still_stopped(low_bound: None) -> None:
     line = "rm -rf src; " + " ".join(["echo a b c d e f g h;"] * 300)
-    level, text = _hook(line, BOUNDS)
+    level, text = hook_verdict(line, BOUNDS)
     assert level == "deny" and "core.dcg:too-complex" in text, text
 
 
@@ -314,7 +308,7 @@ def nvm_home(isolated_home: Path) -> Path:
 
 @pytest.mark.parametrize("command", NVM_SILENT)
 def test_nvm_sourced_then_used_is_silent(nvm_home: Path, command: str) -> None:
-    level, text = _hook(command, MONOREPO)
+    level, text = hook_verdict(command, MONOREPO)
     assert level == "none", text
 
 
@@ -322,7 +316,7 @@ def test_nvm_sourced_then_used_is_silent(nvm_home: Path, command: str) -> None:
 def test_nvm_branches_that_delete_are_still_stopped(
     nvm_home: Path, command: str, rule: str
 ) -> None:
-    level, text = _hook(command, MONOREPO)
+    level, text = hook_verdict(command, MONOREPO)
     assert level == "deny" and rule in text, text
 
 
@@ -343,7 +337,7 @@ CASES = [
 
 @pytest.mark.parametrize(("command", "expected"), CASES)
 def test_a_case_on_the_arguments_judges_the_branch_taken(command: str, expected: str) -> None:
-    level, text = _hook(command, TASKS)
+    level, text = hook_verdict(command, TASKS)
     assert level == expected, text
 
 
@@ -370,7 +364,7 @@ PY_CASES = [
 
 @pytest.mark.parametrize(("command", "expected"), PY_CASES)
 def test_python_functions_are_judged_when_reached(command: str, expected: str) -> None:
-    level, text = _hook(command, PY)
+    level, text = hook_verdict(command, PY)
     assert level == expected, text
     if expected == "deny":
         assert "core.filesystem:rm-rf" in text
@@ -405,7 +399,7 @@ def test_a_script_padded_past_the_budget_is_judged_whole(isolated_home: Path) ->
     (project / "src").mkdir(parents=True)
     (project / "job.sh").write_text("echo step\n" * 6000 + "rm -rf src\n")  # about 60 KiB
     for command in ("bash job.sh", "sh ./job.sh", "source job.sh"):
-        level, text = _hook(command, project)
+        level, text = hook_verdict(command, project)
         assert level == "deny", (command, text)
         assert "core.filesystem:rm-rf" in text or "core.dcg:too-complex" in text, text
 
@@ -419,7 +413,7 @@ def test_a_script_padded_past_the_token_bound_is_stopped(
     (project / "src").mkdir(parents=True)
     (project / "job.sh").write_text("echo a b c d e f g h\n" * 600 + "rm -rf src\n")
     (project / "ok.sh").write_text("rm -rf build\n" + "echo a b c d e f g h\n" * 600)
-    level, text = _hook("bash job.sh", project)
+    level, text = hook_verdict("bash job.sh", project)
     assert level == "deny" and "core.dcg:too-complex" in text, text
-    level, text = _hook("bash ok.sh", project)
+    level, text = hook_verdict("bash ok.sh", project)
     assert level == "none", text

@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 from dcg.frozen import Frozen
+from dcg.keywords import BRACE as BRACE
+from dcg.keywords import has_keyword as has_keyword
+from dcg.keywords import mentions
+from dcg.keywords import scan_text as scan_text
 from dcg.packs import KEYWORDS, load
 
 # typing is not imported at run time: it costs more than the hook's whole budget.
@@ -15,45 +19,10 @@ if TYPE_CHECKING:
     from dcg.shell.command import Command
     from dcg.shell.limits import Files
 
-# Characters the shell removes or that split a word without the word changing meaning
-# (`g'i't`, `\rm`, `"git"`); removing them before the keyword scan keeps the prefilter
-# from being fooled by quoting.
-_STRIP = str.maketrans("", "", "'\"\\")
 # Packs tried on every parsed simple command, without the per-command keyword gate: dcg's
 # self-protection judges paths after `cd` and glob expansion, which the keywords of the
 # command's own text cannot see (`cd ~/.config/dcg && echo x >> allowlist.toml`).
 _EVERY_COMMAND = frozenset(("core.dcg",))
-
-
-def scan_text(line: str) -> str:
-    """The text the keyword prefilter looks at: lower case, quotes, backslashes and line
-    continuations removed (``r\\<newline>m`` is ``rm`` to the shell)."""
-    return line.replace("\\\n", "").translate(_STRIP).lower()
-
-
-# A pseudo keyword: the text has a brace expansion (`r{m,x}`, `{a..c}`), whose words are
-# only known after expanding it.
-BRACE = "\x00brace"
-
-
-def _has_brace(text: str) -> bool:
-    """``{…}`` with a ``,`` or ``..`` and nothing a brace expansion word cannot hold
-    unquoted (space, newline) or that marks JSON (``:``), in scan-normalised text.
-
-    Each ``}`` is paired with the last ``{`` before it (after the ``}`` before that): one
-    pass, linear in the text however many braces it holds.
-    """
-    prev = -1
-    j = text.find("}")
-    while j >= 0:
-        k = text.rfind("{", prev + 1, j)
-        if k >= 0:
-            inner = text[k + 1 : j]
-            if ("," in inner or ".." in inner) and not any(c in inner for c in " \t\n:"):
-                return True
-        prev = j
-        j = text.find("}", j + 1)
-    return False
 
 
 # JSON's one-letter escapes and what they stand for in the decoded text.
@@ -123,39 +92,6 @@ def payload_scan(raw: str) -> str:
 def mentions_powershell(text: str) -> bool:
     """The (scan-normalised) text may run PowerShell, whose commands need translating."""
     return "powershell" in text or "pwsh" in text
-
-
-def has_keyword(text: str, keyword: str) -> bool:
-    """True when ``keyword`` occurs in ``text`` at the start of a word.
-
-    A keyword that starts with a letter or digit must not be preceded by one, so that
-    ``rm`` is found in ``/bin/rm -rf`` and ``$(rm …)`` but not in ``permission_mode``.
-    """
-    if not keyword[0].isalnum():
-        return keyword in text if keyword != BRACE else _has_brace(text)
-    i = text.find(keyword)
-    while i >= 0:
-        if i == 0:
-            return True
-        before = text[i - 1]
-        if not (before.isalnum() or before == "_"):
-            return True
-        i = text.find(keyword, i + 1)
-    return False
-
-
-def mentions(text: str, keywords: tuple[str, ...]) -> bool:
-    """``has_keyword(text, k)`` for some ``k`` of ``keywords``.
-
-    Most keywords are absent from a command, so one substring test per keyword runs
-    first inside ``any(map(...))``, in C; the word-start check of :func:`has_keyword` runs
-    only for the keywords that do occur.
-    """
-    if any(map(text.__contains__, keywords)) and any(
-        has_keyword(text, k) for k in keywords if k in text
-    ):
-        return True
-    return BRACE in keywords and _has_brace(text)
 
 
 def candidate_packs(text: str, pack_ids: Sequence[str]) -> list[str]:

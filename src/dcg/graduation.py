@@ -63,20 +63,6 @@ DEFAULT_HISTORY: dict[str, object] = {
 }
 
 
-def project_root(cwd: str) -> str:
-    """The nearest directory at or above ``cwd`` holding ``.git`` or ``.dcg.toml``, else cwd."""
-    here = os.path.abspath(cwd)
-    while True:
-        if os.path.exists(os.path.join(here, ".git")) or os.path.exists(
-            os.path.join(here, ".dcg.toml")
-        ):
-            return here
-        parent = os.path.dirname(here)
-        if parent == here:
-            return os.path.abspath(cwd)
-        here = parent
-
-
 class _Seen:
     """What the reads found: the counts for the decision, and what the writes need."""
 
@@ -93,7 +79,7 @@ class _Seen:
 def _scope(request: HookRequest, response: ResponseConfig) -> str | None:
     if response.history_scope != "project":
         return None
-    return project_root(request.cwd or os.getcwd())
+    return paths.project_root(request.cwd or os.getcwd())
 
 
 def _count(
@@ -335,35 +321,30 @@ def _record(
     cwd, command = line.cwd, request.command
     chash = codes.command_hash(command)
     shown = command_text(command, history)
-    project = project_root(cwd)
+    project = paths.project_root(cwd)
     sid = ""
     total: int | None = None
     done: set[tuple[str, str]] = set()
-    for it in line.judged():
-        assert it.verdict is not None
-        key = (it.match.rule_id, "")
+    # The judged matches, then (when the line runs) those an approval let through.
+    todo: list[tuple[Item, str | None]] = [(it, None) for it in line.judged()]
+    todo += [(it, it.via) for it in line.excused()] if line.runs else []
+    for it, via in todo:
+        key = (it.match.rule_id, "" if via is None else str(via))
         if key in done:
             continue
         done.add(key)
-        sid = it.session_id or sid
-        total = it.total_lines if total is None else total
-        if it.verdict.level == WARNING and not response.log_warnings:
-            continue
+        if via is None:
+            assert it.verdict is not None
+            sid = it.session_id or sid
+            total = it.total_lines if total is None else total
+            if it.verdict.level == WARNING and not response.log_warnings:
+                continue
+            level = it.verdict.level
+        else:
+            sid = _completed(it, request, now) or sid
+            level = "allow"
         where = (sid, cwd, chash, shown, project)
-        _history(
-            it.match, request, it.verdict.level, where, now, allowed=line.runs, snapshot=snapshot
-        )
-    if line.runs:
-        for it in line.excused():
-            key = (it.match.rule_id, str(it.via))
-            if key not in done:
-                done.add(key)
-                sid = _completed(it, request, now) or sid
-                where = (sid, cwd, chash, shown, project)
-                _history(
-                    it.match, request, "allow", where, now, allowed=True, via=it.via,
-                    snapshot=snapshot,
-                )  # fmt: skip
+        _history(it.match, request, level, where, now, line.runs, via, snapshot)
     code = None if line.runs else approvals.offer(line, command, sid, now)
     _maintain(history, now, total)
     return code
@@ -375,10 +356,9 @@ def _history(
     level: str,
     where: tuple[str, str, str, str | None, str],
     now: float,
-    *,
     allowed: bool,
-    via: str | None = None,
-    snapshot: str | None = None,
+    via: str | None,
+    snapshot: str | None,
 ) -> None:
     """One history record; ``where`` is (session id, cwd, command hash, command text,
     project)."""

@@ -134,7 +134,7 @@ _WRITERS = ("cp", "sed")
 
 def writes_hint(text: str) -> bool:
     """The (scan-normalised) payload may overwrite a file: ``> f``, ``cp``, ``sed -i``."""
-    from dcg.engine import mentions
+    from dcg.keywords import mentions
 
     i = text.find(">")
     while i >= 0:

@@ -161,3 +161,15 @@ def dumps(value: Any, indent: int | None = None, _level: int = 0) -> str:
                 + "]"
             )
     raise TypeError(f"cannot serialise {type(value).__name__}")
+
+
+def record(raw: bytes, key: str) -> dict[str, Any] | None:
+    """One line of a JSON-lines state file as a record: an object whose ``key`` is a
+    string; None for a blank line, a torn fragment or garbage."""
+    if not raw.strip():
+        return None
+    try:
+        rec = loads(raw.decode())
+    except (ValueError, UnicodeDecodeError):
+        return None
+    return rec if isinstance(rec, dict) and isinstance(rec.get(key), str) else None

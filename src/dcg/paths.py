@@ -4,6 +4,13 @@ from __future__ import annotations
 
 from dcg import oslite as os
 
+# The environment variables dcg takes its policy from: the mode, the packs, the thresholds,
+# where its configuration and state are. A command that sets or removes one for what it
+# starts (a nested agent, whose dcg hook inherits it) changes dcg's protection.
+POLICY_ENV = frozenset(("DCG_CONFIG", "DCG_PACKS", "DCG_RESPONSE_MODE", "DCG_SESSION_THRESHOLD",
+                        "DCG_HISTORY_THRESHOLD", "DCG_CRITICAL_ALWAYS_HARD", "DCG_SYSTEM_CONFIG",
+                        "DCG_SYSTEM_DIR", "DCG_SESSION_DIR"))  # fmt: skip
+
 
 def home() -> str:
     """``$HOME`` when it is an absolute path other than ``/``, else the account's home
@@ -90,3 +97,18 @@ def error_log() -> str:
 def snapshot_dir() -> str:
     """The safety net's snapshots (dcg.safety.store), inside dcg's protected state."""
     return os.path.join(config_dir(), "snapshots")
+
+
+def project_root(cwd: str) -> str:
+    """The project a directory belongs to, as history, snapshots and approvals count it:
+    the nearest directory at or above ``cwd`` holding ``.git`` or ``.dcg.toml``, else cwd."""
+    here = os.path.abspath(cwd)
+    while True:
+        if os.path.exists(os.path.join(here, ".git")) or os.path.exists(
+            os.path.join(here, ".dcg.toml")
+        ):
+            return here
+        parent = os.path.dirname(here)
+        if parent == here:
+            return os.path.abspath(cwd)
+        here = parent

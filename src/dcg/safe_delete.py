@@ -289,7 +289,8 @@ def _one_entry(word: str, path: str) -> bool:
     """The word names one existing entry that is no directory (a file, or a link that rm
     removes itself, unless it leads to a directory): -r changes nothing, and a single
     file's deletion is not stopped (issue 32's line). A critical path never passes; what
-    an earlier ``mv``/``ln`` on the line put there is judged too (linefiles.MOVED)."""
+    an earlier ``mv``/``ln`` on the line put there is judged too (the walker state's
+    ``moved`` table)."""
     if word.endswith("/") or any(c in word for c in "*?[") or is_critical(path):
         return False
     return os.path.lexists(path) and not os.path.isdir(path)

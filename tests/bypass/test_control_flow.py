@@ -12,17 +12,14 @@ work; the everyday lines pass and keep it.
 
 from __future__ import annotations
 
-import json
 import os
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from hookpath import AGENTS, VARIANTS, payload, run, verdict
+from hookpath import AGENTS, VARIANTS
+from sandbox import BASH, bash, commit_then_change, hook_verdict, lost, write_files
 
-BASH = shutil.which("bash")
 RM = "core.filesystem:rm-rf"
 RESET = "core.git:reset-hard"
 DYN = "core.shell:dynamic-command"
@@ -77,37 +74,22 @@ PASS = [
 def _sandbox(base: Path) -> tuple[Path, dict[str, str]]:
     """A project inside the test's HOME (dcg never takes HOME itself for a project)."""
     home = base / "proj"
-    (home / "src").mkdir(parents=True)
-    (home / "src" / "canary").write_text("alive\n")
+    write_files(home, {"src/canary": "alive\n", "src/untracked": "new\n"})
     (base / "tmp").mkdir(exist_ok=True)
-    (home / "src" / "untracked").write_text("new\n")
     if BASH is not None:
-        env = _git_env(home)
         (home / ".gitignore").write_text("src/untracked\n")
-        for git in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "base"]):
-            subprocess.run(["git", *git], cwd=home, env=env, check=True)
+        commit_then_change(home, {"HOME": str(home), "PATH": os.environ["PATH"]})
         (home / ".gitignore").write_text("")
-        (home / "src" / "canary").write_text("work\n")
     return home, {"HOME": str(base), "TMPDIR": str(base / "tmp"), "PATH": os.environ["PATH"]}
 
 
-def _git_env(home: Path) -> dict[str, str]:
-    return {"HOME": str(home), "PATH": os.environ["PATH"], "GIT_AUTHOR_NAME": "t",
-            "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
-            "GIT_COMMITTER_EMAIL": "t@t"}  # fmt: skip
-
-
 def _lost(home: Path) -> bool:
-    canary, new = home / "src" / "canary", home / "src" / "untracked"
-    return not canary.exists() or canary.read_text() != "work\n" or not new.exists()
+    return lost(home) or not (home / "src" / "untracked").exists()
 
 
 def _answer(agent: str, line: str, proj: Path) -> tuple[str, str]:
-    env = dict(
-        os.environ, HOME=str(proj.parent), DCG_RESPONSE_MODE="paranoid", DCG_HOOK_DETAILS="1"
-    )
-    code, out, err = run(json.dumps(payload(agent, line, str(proj))).encode(), env=env)
-    return verdict(code, out, err), out + err
+    env = dict(os.environ, HOME=str(proj.parent))
+    return hook_verdict(line, proj, agent=agent, details=True, env=env)
 
 
 @pytest.mark.skipif(BASH is None, reason="needs bash")
@@ -123,9 +105,7 @@ def test_values_bash_does_not_keep_are_not_trusted(
         answer, text = _answer("claude", variant(command), proj)
         assert answer == "deny", (name, command, text)
         assert rule in text, (name, text)
-    assert BASH is not None
-    subprocess.run([BASH, "-c", command], cwd=proj, env=env, timeout=60,
-                   capture_output=True, check=False)  # fmt: skip
+    bash(command, proj, env)
     assert _lost(proj), "bash did not destroy the work: not a bypass"
 
 
@@ -135,7 +115,5 @@ def test_everyday_control_flow_passes(isolated_home: Path, command: str) -> None
     proj, env = _sandbox(isolated_home)
     answer, text = _answer("claude", command, proj)
     assert answer in ("none", "warn"), text
-    assert BASH is not None
-    subprocess.run([BASH, "-c", command], cwd=proj, env=env, timeout=60,
-                   capture_output=True, check=False)  # fmt: skip
+    bash(command, proj, env)
     assert not _lost(proj), command

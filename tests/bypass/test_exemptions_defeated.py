@@ -11,16 +11,13 @@ must-stop cases destroy the canary, the must-pass cases keep it.
 
 from __future__ import annotations
 
-import io
-import json
 import os
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from dcg import hook
-from hookpath import VARIANTS, payload
+from sandbox import claude_hook
 
 STOP = [
     ("mv src node_modules; rm -rf node_modules", "core.filesystem:rm-rf"),
@@ -65,24 +62,12 @@ def _alive(box: Path) -> bool:
     return any(p.read_text() == "alive\n" for p in box.rglob("canary") if p.is_file())
 
 
-def _hook(command: str, cwd: Path, variant: str = "plain") -> tuple[str, str]:
-    body = payload("claude", VARIANTS[variant](command), str(cwd))
-    out, err = io.StringIO(), io.StringIO()
-    env = dict(os.environ, DCG_RESPONSE_MODE="paranoid", DCG_HOOK_DETAILS="1", TMPDIR="/tmp")
-    hook.main([], io.BytesIO(json.dumps(body).encode()), out, err, env)
-    text = out.getvalue()
-    if not text:
-        return "", ""
-    spec = json.loads(text).get("hookSpecificOutput", {})
-    return spec.get("permissionDecision", ""), json.dumps(spec)
-
-
 @pytest.mark.parametrize(("command", "rule_id"), STOP, ids=[c for c, _ in STOP])
 def test_exemption_defeated_on_the_line_stopped(
     isolated_home: Path, command: str, rule_id: str
 ) -> None:
     box, env = _repo(isolated_home)
-    decision, details = _hook(command, box)
+    decision, details = claude_hook(command, box, TMPDIR="/tmp")
     assert decision == "deny", command
     assert rule_id in details, details
     subprocess.run(["bash", "-c", command], cwd=box, env=env, capture_output=True, timeout=60)
@@ -93,12 +78,12 @@ def test_exemption_defeated_on_the_line_stopped(
 @pytest.mark.parametrize("variant", ["later-line", "after-tab", "bash-c"])
 def test_exemption_defeated_however_placed(isolated_home: Path, command: str, variant: str) -> None:
     box, _ = _repo(isolated_home)
-    assert _hook(command, box, variant)[0] == "deny", command
+    assert claude_hook(command, box, variant, TMPDIR="/tmp")[0] == "deny", command
 
 
 @pytest.mark.parametrize("command", SAFE)
 def test_exemptions_still_hold(isolated_home: Path, command: str) -> None:
     box, env = _repo(isolated_home)
-    assert _hook(command, box)[0] == "", command
+    assert claude_hook(command, box, TMPDIR="/tmp")[0] == "", command
     subprocess.run(["bash", "-c", command], cwd=box, env=env, capture_output=True, timeout=60)
     assert _alive(box), command

@@ -11,17 +11,13 @@ and each must-pass case must leave it.
 
 from __future__ import annotations
 
-import io
-import json
-import os
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from dcg import hook
-from hookpath import VARIANTS, payload
+import sandbox
+from sandbox import bash, claude_hook, quiet_npm
 
 RM = "core.filesystem:rm-rf"
 OPAQUE = "core.shell:opaque-exec"
@@ -101,36 +97,17 @@ SAFE = [
 
 
 def _repo(base: Path) -> tuple[Path, dict[str, str]]:
-    box = base / "box"  # inside the test's HOME: dcg exempts temp dirs, HOME it does not
-    (box / "src").mkdir(parents=True)
-    (box / "src" / "canary").write_text("alive\n")
-    (box / "Makefile").write_text("build:\n\techo build\n")
-    (box / "package.json").write_text('{"name": "x", "scripts": {"build": "echo hi"}}\n')
-    (box / "build.sh").write_text("#!/bin/sh\necho building\n")
-    (box / "build.sh").chmod(0o755)
-    (box / "notes.txt").write_text("version = 1\n")
-    (box / "cmds.txt").write_text("rm -rf src\n")
-    (box / "tmp").mkdir()
-    env = {
-        "HOME": str(box),
-        "TMPDIR": str(box / "tmp"),
-        "PATH": os.environ["PATH"],
-        "npm_config_cache": str(box / "tmp" / "npm"),
-        "npm_config_update_notifier": "false",
+    # Inside the test's HOME: dcg exempts temp dirs, HOME it does not.
+    files = {
+        "Makefile": "build:\n\techo build\n",
+        "package.json": '{"name": "x", "scripts": {"build": "echo hi"}}\n',
+        "build.sh": "#!/bin/sh\necho building\n",
+        "notes.txt": "version = 1\n",
+        "cmds.txt": "rm -rf src\n",
     }
+    box, env = sandbox.box(base, files, **quiet_npm(base))
+    (box / "build.sh").chmod(0o755)
     return box, env
-
-
-def _hook(command: str, cwd: Path, variant: str = "plain") -> tuple[str, str]:
-    body = payload("claude", VARIANTS[variant](command), str(cwd))
-    out, err = io.StringIO(), io.StringIO()
-    env = dict(os.environ, DCG_RESPONSE_MODE="paranoid", DCG_HOOK_DETAILS="1")
-    hook.main([], io.BytesIO(json.dumps(body).encode()), out, err, env)
-    text = out.getvalue()
-    if not text:
-        return "", ""
-    spec = json.loads(text).get("hookSpecificOutput", {})
-    return spec.get("permissionDecision", ""), json.dumps(spec)
 
 
 def _tools(command: str) -> bool:
@@ -141,12 +118,12 @@ def _tools(command: str) -> bool:
 @pytest.mark.parametrize(("command", "rule_id"), STOP, ids=[c for c, _ in STOP])
 def test_file_run_later_stopped(isolated_home: Path, command: str, rule_id: str) -> None:
     box, env = _repo(isolated_home)
-    decision, details = _hook(command, box)
+    decision, details = claude_hook(command, box)
     assert decision == "deny", command
     assert rule_id in details, details
     if any(n in command for n in NOT_RUN) or not _tools(command):
         return
-    subprocess.run(["bash", "-c", command], cwd=box, env=env, capture_output=True, timeout=60)
+    bash(command, box, env)
     assert not (box / "src" / "canary").exists(), f"not destroyed in real bash: {command}"
 
 
@@ -156,14 +133,14 @@ def test_file_run_later_stopped_however_placed(
     isolated_home: Path, command: str, variant: str
 ) -> None:
     box, _ = _repo(isolated_home)
-    assert _hook(command, box, variant)[0] == "deny", command
+    assert claude_hook(command, box, variant)[0] == "deny", command
 
 
 @pytest.mark.parametrize("command", SAFE)
 def test_file_run_later_everyday_passes(isolated_home: Path, command: str) -> None:
     box, env = _repo(isolated_home)
-    assert _hook(command, box)[0] == "", command
+    assert claude_hook(command, box)[0] == "", command
     if not _tools(command):
         return
-    subprocess.run(["bash", "-c", command], cwd=box, env=env, capture_output=True, timeout=60)
+    bash(command, box, env)
     assert (box / "src" / "canary").read_text() == "alive\n", command

@@ -11,16 +11,13 @@ compute what they source (husky's) or run its tools pass.
 
 from __future__ import annotations
 
-import io
-import json
 import os
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from dcg import hook
-from hookpath import VARIANTS, payload
+from sandbox import claude_hook
 
 RM = "core.filesystem:rm-rf"
 HOOK = "#!/bin/sh\nrm -rf src\n"
@@ -82,16 +79,6 @@ def _setup(
         subprocess.run(["git", "config", key, value], cwd=repo, env=env, check=True)
 
 
-def _hook(command: str, cwd: Path, variant: str = "plain") -> tuple[str, str]:
-    body = payload("claude", VARIANTS[variant](command), str(cwd))
-    out, err = io.StringIO(), io.StringIO()
-    env = dict(os.environ, DCG_RESPONSE_MODE="paranoid", DCG_HOOK_DETAILS="1")
-    hook.main([], io.BytesIO(json.dumps(body).encode()), out, err, env)
-    text = out.getvalue()
-    spec = json.loads(text).get("hookSpecificOutput", {}) if text else {}
-    return spec.get("permissionDecision", ""), json.dumps(spec)
-
-
 @pytest.mark.parametrize(("files", "config", "command"), STOP, ids=[c for _, _, c in STOP])
 def test_what_git_runs_from_disk_is_judged(
     isolated_home: Path, files: dict[str, str], config: list[tuple[str, str]], command: str
@@ -99,7 +86,7 @@ def test_what_git_runs_from_disk_is_judged(
     repo, env = _repo(isolated_home)
     _setup(repo, env, files, config)
     for variant in ("plain", "later-line", "after-tab", "after-crlf"):
-        decision, details = _hook(command, repo, variant)
+        decision, details = claude_hook(command, repo, variant)
         assert decision == "deny", (variant, command, details)
         assert RM in details, details
     subprocess.run(["bash", "-c", command], cwd=repo, env=env, capture_output=True, timeout=60)
@@ -112,6 +99,6 @@ def test_project_hooks_and_settings_pass(
 ) -> None:
     repo, env = _repo(isolated_home)
     _setup(repo, env, files, config)
-    assert _hook(command, repo)[0] in ("", "allow"), command
+    assert claude_hook(command, repo)[0] in ("", "allow"), command
     subprocess.run(["bash", "-c", command], cwd=repo, env=env, capture_output=True, timeout=60)
     assert (repo / "src" / "canary").exists(), command

@@ -10,17 +10,14 @@ lose the uncommitted edit (or the remote branch), must-pass cases keep it.
 
 from __future__ import annotations
 
-import io
-import json
-import os
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from dcg import hook
-from hookpath import VARIANTS, payload
+import sandbox
+from sandbox import GIT_IDENTITY, bash, claude_hook
 
 DISCARD = "core.git:checkout-discard"
 
@@ -72,21 +69,9 @@ SAFE = [
 
 
 def _repo(base: Path) -> tuple[Path, dict[str, str]]:
-    box = base / "box"  # inside the test's HOME: dcg exempts temp dirs, HOME it does not
-    (box / "src").mkdir(parents=True)
-    (box / "tmp").mkdir()
-    (box / "src" / "canary").write_text("alive\n")
-    (box / "build.sh").write_text("echo build\n")
-    env = {
-        "HOME": str(box),
-        "TMPDIR": str(box / "tmp"),
-        "PATH": os.environ["PATH"],
-        "GIT_CONFIG_NOSYSTEM": "1",
-        "GIT_AUTHOR_NAME": "t",
-        "GIT_AUTHOR_EMAIL": "t@t",
-        "GIT_COMMITTER_NAME": "t",
-        "GIT_COMMITTER_EMAIL": "t@t",
-    }
+    # Inside the test's HOME: dcg exempts temp dirs, HOME it does not.
+    box, env = sandbox.box(base, {"build.sh": "echo build\n"}, GIT_CONFIG_NOSYSTEM="1",
+                           **GIT_IDENTITY)  # fmt: skip
     remote = base / "remote.git"
     for step in (
         ["git", "init", "-q", "-b", "main"],
@@ -105,18 +90,6 @@ def _repo(base: Path) -> tuple[Path, dict[str, str]]:
     (box / "src" / "canary").write_text("uncommitted work\n")
     (box / "build.sh").write_text("echo build\necho uncommitted\n")
     return box, env
-
-
-def _hook(command: str, cwd: Path, variant: str = "plain") -> tuple[str, str]:
-    body = payload("claude", VARIANTS[variant](command), str(cwd))
-    out, err = io.StringIO(), io.StringIO()
-    env = dict(os.environ, DCG_RESPONSE_MODE="paranoid", DCG_HOOK_DETAILS="1")
-    hook.main([], io.BytesIO(json.dumps(body).encode()), out, err, env)
-    text = out.getvalue()
-    if not text:
-        return "", ""
-    spec = json.loads(text).get("hookSpecificOutput", {})
-    return spec.get("permissionDecision", ""), json.dumps(spec)
 
 
 def _feat(box: Path, env: dict[str, str]) -> str:
@@ -139,11 +112,11 @@ def test_git_paths_and_refspecs_stopped(
     isolated_home: Path, command: str, rule_id: str | None
 ) -> None:
     box, env = _repo(isolated_home)
-    decision, details = _hook(command, box)
+    decision, details = claude_hook(command, box)
     assert decision == "deny", command
     assert rule_id is None or rule_id in details, details
     feat = _feat(box, env)
-    subprocess.run(["bash", "-c", command], cwd=box, env=env, capture_output=True, timeout=60)
+    bash(command, box, env)
     assert _damage(box, env, feat), f"no damage in real bash: {command}"
 
 
@@ -151,13 +124,13 @@ def test_git_paths_and_refspecs_stopped(
 @pytest.mark.parametrize("variant", ["later-line", "after-tab", "bash-c"])
 def test_git_paths_stopped_however_placed(isolated_home: Path, command: str, variant: str) -> None:
     box, _ = _repo(isolated_home)
-    assert _hook(command, box, variant)[0] == "deny", command
+    assert claude_hook(command, box, variant)[0] == "deny", command
 
 
 @pytest.mark.parametrize("command", SAFE)
 def test_git_branch_switches_pass(isolated_home: Path, command: str) -> None:
     box, env = _repo(isolated_home)
-    assert _hook(command, box)[0] == "", command
+    assert claude_hook(command, box)[0] == "", command
     feat = _feat(box, env)
-    subprocess.run(["bash", "-c", command], cwd=box, env=env, capture_output=True, timeout=60)
+    bash(command, box, env)
     assert not _damage(box, env, feat), command

@@ -14,8 +14,6 @@ must leave it.
 
 from __future__ import annotations
 
-import io
-import json
 import os
 import shutil
 import subprocess
@@ -24,8 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from dcg import hook
-from hookpath import VARIANTS, payload
+from sandbox import claude_hook
 
 RM = "core.filesystem:rm-rf"
 OPAQUE = "core.shell:opaque-exec"
@@ -431,18 +428,6 @@ def _repo(base: Path) -> tuple[Path, dict[str, str]]:
     return box, env
 
 
-def _hook(command: str, cwd: Path, variant: str = "plain") -> tuple[str, str]:
-    body = payload("claude", VARIANTS[variant](command), str(cwd))
-    out, err = io.StringIO(), io.StringIO()
-    env = dict(os.environ, DCG_RESPONSE_MODE="paranoid", DCG_HOOK_DETAILS="1")
-    hook.main([], io.BytesIO(json.dumps(body).encode()), out, err, env)
-    text = out.getvalue()
-    if not text:
-        return "", ""
-    spec = json.loads(text).get("hookSpecificOutput", {})
-    return spec.get("permissionDecision", ""), json.dumps(spec)
-
-
 _TOOLS = ("make", "npm", "npx", "node", "git", "pre-commit", "pytest", "py.test", "pip")
 _TOOLS += ("pipx", "yarn", "pnpm", "bunx")
 
@@ -463,7 +448,7 @@ def _real(command: str, box: Path, env: dict[str, str]) -> None:
 @pytest.mark.parametrize(("command", "rule_id"), STOP, ids=[c for c, _ in STOP])
 def test_implicit_load_stopped(isolated_home: Path, command: str, rule_id: str) -> None:
     box, env = _repo(isolated_home)
-    decision, details = _hook(command, box)
+    decision, details = claude_hook(command, box)
     assert decision == "deny", command
     assert rule_id in details, details
     if any(n in command for n in NOT_RUN):
@@ -481,13 +466,13 @@ def test_implicit_load_stopped_however_placed(
     isolated_home: Path, command: str, variant: str
 ) -> None:
     box, _ = _repo(isolated_home)
-    assert _hook(command, box, variant)[0] == "deny", command
+    assert claude_hook(command, box, variant)[0] == "deny", command
 
 
 @pytest.mark.parametrize("command", SAFE)
 def test_implicit_load_everyday_passes(isolated_home: Path, command: str) -> None:
     box, env = _repo(isolated_home)
-    assert _hook(command, box)[0] == "", command
+    assert claude_hook(command, box)[0] == "", command
     missing = _missing(command)
     if missing is not None:
         pytest.skip(f"{missing} is not installed: the real run is not proven here")
@@ -530,7 +515,7 @@ def test_implicit_load_on_disk_stopped(
     for name, text in files.items():
         (box / name).write_text(text)
         (box / name).chmod(0o755)
-    decision, details = _hook(command, box)
+    decision, details = claude_hook(command, box)
     assert decision == "deny", command
     assert rule_id in details, details
     missing = _missing(command)
@@ -559,7 +544,7 @@ def test_repo(tmp_path):
 def test_project_tests_on_disk_pass(isolated_home: Path, command: str) -> None:
     box, env = _repo(isolated_home)
     (box / "tests" / "test_fixtures.py").write_text(FIXTURE_TEST)
-    assert _hook(command, box)[0] == "", command
+    assert claude_hook(command, box)[0] == "", command
     _real(command, box, env)
     assert (box / "src" / "canary").read_text() == "alive\n", command
 
@@ -588,7 +573,7 @@ def test_installed_pre_commit_hook_runs_on_commit(
     assert "pre-commit" in (box / ".git" / "hooks" / "pre-commit").read_text()
     (box / "notes.txt").write_text("x\n")
     subprocess.run(["git", "add", "-A"], cwd=box, env=env, check=True)
-    decision, details = _hook(command, box)
+    decision, details = claude_hook(command, box)
     assert decision == ("deny" if stops else ""), command
     if stops:
         assert RM in details, details

@@ -10,8 +10,6 @@ canary; the everyday forms keep it and pass.
 
 from __future__ import annotations
 
-import io
-import json
 import os
 import shutil
 import subprocess
@@ -19,8 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from dcg import hook
-from hookpath import VARIANTS, payload
+from sandbox import claude_hook
 
 STOP = [
     ("rm -rf node_modules/*/", "core.filesystem:rm-rf"),
@@ -76,18 +73,6 @@ def _alive(box: Path) -> bool:
     return (box / "src" / "canary").is_file()
 
 
-def _hook(command: str, cwd: Path, variant: str = "plain") -> tuple[str, str]:
-    body = payload("claude", VARIANTS[variant](command), str(cwd))
-    out, err = io.StringIO(), io.StringIO()
-    env = dict(os.environ, DCG_RESPONSE_MODE="paranoid", DCG_HOOK_DETAILS="1", TMPDIR="/tmp")
-    hook.main([], io.BytesIO(json.dumps(body).encode()), out, err, env)
-    text = out.getvalue()
-    if not text:
-        return "", ""
-    spec = json.loads(text).get("hookSpecificOutput", {})
-    return spec.get("permissionDecision", ""), json.dumps(spec)
-
-
 def _tool(command: str) -> str:
     return "rsync" if "rsync" in command else command.split()[0]
 
@@ -98,7 +83,7 @@ def test_deleting_through_links_or_tools_is_stopped(
 ) -> None:
     box, env = _repo(isolated_home)
     for variant in ("plain", "later-line", "after-tab", "after-crlf", "bash-c"):
-        decision, details = _hook(command, box, variant)
+        decision, details = claude_hook(command, box, variant, TMPDIR="/tmp")
         assert decision == "deny", (variant, command)
         assert rule_id in details, details
     if shutil.which(_tool(command)) is None:
@@ -110,7 +95,7 @@ def test_deleting_through_links_or_tools_is_stopped(
 @pytest.mark.parametrize("command", SAFE)
 def test_build_output_and_kept_copies_pass(isolated_home: Path, command: str) -> None:
     box, env = _repo(isolated_home)
-    assert _hook(command, box)[0] == "", command
+    assert claude_hook(command, box, TMPDIR="/tmp")[0] == "", command
     subprocess.run(["bash", "-c", command], cwd=box, env=env, capture_output=True, timeout=60)
     if "tgz" in command:
         return  # the archive holds src now: a move, not a loss
@@ -130,10 +115,10 @@ def test_work_moved_into_build_output_by_an_earlier_call_is_not_output(
     subprocess.run([*git, "add", "-A"], cwd=box, check=True)
     subprocess.run([*git, "commit", "-qm", "init"], cwd=box, check=True, capture_output=True)
     shutil.rmtree(box / "node_modules")
-    assert _hook(f"mv src {name}", box)[0] == ""
+    assert claude_hook(f"mv src {name}", box, TMPDIR="/tmp")[0] == ""
     subprocess.run(["bash", "-c", f"mv src {name}"], cwd=box, env=env, check=True)
     for line in (f"rm -rf {name}", f"rm -rf ./{name}/", f"cd {name} && rm -rf ../{name}"):
-        decision, details = _hook(line, box)
+        decision, details = claude_hook(line, box, TMPDIR="/tmp")
         assert decision == "deny", line
         assert "core.filesystem:rm-rf" in details, details
     subprocess.run(["bash", "-c", f"rm -rf {name}"], cwd=box, env=env, check=True)
@@ -148,4 +133,4 @@ def test_untracked_build_output_without_missing_work_passes(isolated_home: Path)
     subprocess.run([*git, "commit", "-qm", "init"], cwd=box, check=True, capture_output=True)
     (box / "build").mkdir()
     (box / "build" / "app.js").write_text("out\n")
-    assert _hook("rm -rf build", box)[0] == ""
+    assert claude_hook("rm -rf build", box, TMPDIR="/tmp")[0] == ""

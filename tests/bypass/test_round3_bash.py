@@ -77,6 +77,17 @@ STOP = [
     ("git mv src node_modules; rm -rf node_modules", RM),
     ("git mv -f src build && rm -rf build/", RM),
     ('mv src "$TMPDIR/x"; cd "$TMPDIR" && rm -rf x', RM),
+    # a move made in a subshell, a pipeline, the background or a branch stays made
+    ("( mv src node_modules ); rm -rf node_modules", RM),
+    ("mv src node_modules | cat; rm -rf node_modules", RM),
+    ("{ mv src build; } & wait; rm -rf build", RM),
+    ("if [ -d src ]; then mv src build; fi; rm -rf build", RM),
+    ("f() { mv src dist; }; f; rm -rf dist", RM),
+    ('( ln -s "$PWD/src" out ); rm -rf out/', RM),
+    # a subshell's array, nameref or readonly is gone when it ends
+    ('a=(rm -rf src); ( a=(echo hi) ); "${a[@]}"', RM),
+    ('declare -n r=a; ( declare -n r=b ); a="rm -rf src"; b=echo; $r', RM),
+    ('( readonly c=echo ); c="rm -rf src"; $c', RM),
     ('mv src "$TMPDIR/y" && cd "$TMPDIR" && find y -delete', FIND),
     # a cd the walker did not follow cannot make the deletion's place sure
     ("cd \"$TMPDIR\" && eval 'cd -' && rm -rf src", RM),
@@ -248,3 +259,22 @@ def test_round3_temp_cd_passes(box: tuple[Path, dict[str, str]], command: str) -
     for agent in AGENTS:
         answer, text = _answer(agent, command, proj, env)
         assert answer in ("none", "warn"), (agent, text)
+
+
+@pytest.mark.skipif(BASH is None, reason="needs bash")
+@pytest.mark.parametrize(
+    "command", ["readonly c; c=x\n$c -rf src", "declare -r c; c=ls\n$c -rf src"]
+)
+def test_round3_readonly_keeps_the_environment_value(
+    box: tuple[Path, dict[str, str]], command: str
+) -> None:
+    """``readonly c`` of a variable the line never set pins the environment's value, which
+    dcg cannot know: the later ``c=x`` fails (bash drops the rest of that line, not the next
+    one) and ``$c`` is computed."""
+    proj, env = box
+    for agent in AGENTS:
+        answer, text = _answer(agent, command, proj, env)
+        assert answer == "deny", (agent, command, text)
+        assert "core.shell:dynamic-command" in text, (agent, text)
+    _bash(command, proj, {**env, "c": "rm"})
+    assert _lost(proj), "bash did not destroy the work: not a bypass"

@@ -14,17 +14,15 @@ project and must destroy its uncommitted work. The everyday neighbours pass and 
 
 from __future__ import annotations
 
-import json
 import os
 import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
 
-from hookpath import AGENTS, payload, run, verdict
+import sandbox
+from sandbox import BASH, GIT_IDENTITY, bash, commit_then_change, every_agent, lost, quiet_npm
 
-BASH = shutil.which("bash")
 RM = "core.filesystem:rm-rf"
 OPAQUE = "core.shell:opaque-exec"
 SHUTIL = 'import shutil; shutil.rmtree(\\"src\\")'  # inside double quotes
@@ -238,35 +236,12 @@ PASS = [
 
 def _box(base: Path) -> tuple[Path, dict[str, str]]:
     """A git project inside the test's HOME whose src holds uncommitted work."""
-    box = base / "box"
-    (box / "src").mkdir(parents=True)
-    (box / "src" / "canary").write_text("alive\n")
-    (box / "Makefile").write_text("build:\n\techo build\n")
-    (box / "package.json").write_text('{"name": "x", "version": "1.0.0", "scripts": {}}\n')
-    (box / "tmp").mkdir()
-    env = {"HOME": str(box), "TMPDIR": str(box / "tmp"), "PATH": os.environ["PATH"],
-           "npm_config_cache": str(box / "tmp" / "npm"), "npm_config_update_notifier": "false",
-           "GIT_AUTHOR_NAME": "t", "GIT_AUTHOR_EMAIL": "t@t", "GIT_COMMITTER_NAME": "t",
-           "GIT_COMMITTER_EMAIL": "t@t"}  # fmt: skip
+    files = {"Makefile": "build:\n\techo build\n",
+             "package.json": '{"name": "x", "version": "1.0.0", "scripts": {}}\n'}  # fmt: skip
+    box, env = sandbox.box(base, files, **quiet_npm(base), **GIT_IDENTITY)
     if BASH is not None:
-        for git in (["init", "-q"], ["add", "-A"], ["commit", "-qm", "base"]):
-            subprocess.run(["git", *git], cwd=box, env=env, check=True)
-        (box / "src" / "canary").write_text("work\n")
+        commit_then_change(box, env)
     return box, env
-
-
-def _lost(box: Path) -> bool:
-    canary = box / "src" / "canary"
-    return not canary.exists() or canary.read_text() != "work\n"
-
-
-def _verdicts(command: str, box: Path) -> dict[str, tuple[str, str]]:
-    env = dict(os.environ, DCG_RESPONSE_MODE="paranoid", DCG_HOOK_DETAILS="1")
-    out: dict[str, tuple[str, str]] = {}
-    for agent in AGENTS:
-        code, stdout, stderr = run(json.dumps(payload(agent, command, str(box))).encode(), env=env)
-        out[agent] = (verdict(code, stdout, stderr), stdout + stderr)
-    return out
 
 
 def _runnable(command: str) -> bool:
@@ -285,29 +260,28 @@ def _runnable(command: str) -> bool:
 def _bash(command: str, box: Path, env: dict[str, str]) -> None:
     assert BASH is not None
     env = dict(env, RUSTUP_HOME=RUSTUP_HOME, CARGO_HOME=str(box / "tmp" / "cargo"))
-    subprocess.run([BASH, "-c", command], cwd=box, env=env, timeout=300, check=False,
-                   capture_output=True)  # fmt: skip
+    bash(command, box, env, timeout=300)
 
 
 @pytest.mark.parametrize(("command", "rule"), STOP, ids=[c for c, _ in STOP])
 def test_a_file_the_line_runs_later_is_judged(isolated_home: Path, command: str, rule: str) -> None:
     box, env = _box(isolated_home)
-    got = _verdicts(command, box)
+    got = every_agent(command, box)
     assert {v for v, _ in got.values()} == {"deny"}, (command, got)
     assert rule in got["claude"][1], (command, got["claude"][1])
     if BASH is None or not _runnable(command):
         return
     _bash(command, box, env)
-    assert _lost(box), f"bash did not destroy the work: not a bypass: {command}"
+    assert lost(box), f"bash did not destroy the work: not a bypass: {command}"
 
 
 @pytest.mark.parametrize("command", PASS)
 def test_everyday_neighbours_pass(isolated_home: Path, command: str) -> None:
     box, env = _box(isolated_home)
-    got = _verdicts(command, box)
+    got = every_agent(command, box)
     # "warn": let through with a note (the safety net's kept copy of a file it overwrites).
     assert {v for v, _ in got.values()} <= {"none", "warn"}, (command, got)
     if BASH is None or not _runnable(command):
         return
     _bash(command, box, env)
-    assert not _lost(box), command
+    assert not lost(box), command

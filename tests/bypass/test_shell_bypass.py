@@ -8,16 +8,14 @@ prove they destroy the canary; ``proof`` says which way each case was proven.
 
 from __future__ import annotations
 
-import io
-import json
-import os
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
 
-from dcg import hook
+import sandbox
+from sandbox import bash, claude_decision
 
 CWD = "/home/dev/project"
 
@@ -242,29 +240,20 @@ SAFE = [
 ]
 
 
-def _payload(command: str) -> str:
-    return json.dumps(
-        {
-            "session_id": "bypass-shell",
-            "transcript_path": "/tmp/t.jsonl",
-            "cwd": CWD,
-            "permission_mode": "default",
-            "hook_event_name": "PreToolUse",
-            "tool_name": "Bash",
-            "tool_input": {"command": command, "description": "test"},
-        }
-    )
+def _payload(command: str) -> dict[str, object]:
+    return {
+        "session_id": "bypass-shell",
+        "transcript_path": "/tmp/t.jsonl",
+        "cwd": CWD,
+        "permission_mode": "default",
+        "hook_event_name": "PreToolUse",
+        "tool_name": "Bash",
+        "tool_input": {"command": command, "description": "test"},
+    }
 
 
 def _hook(command: str) -> tuple[str, str]:
-    out, err = io.StringIO(), io.StringIO()
-    env = dict(os.environ, DCG_RESPONSE_MODE="paranoid", DCG_HOOK_DETAILS="1")
-    hook.main([], io.BytesIO(_payload(command).encode()), out, err, env)
-    text = out.getvalue()
-    if not text:
-        return "", ""
-    spec = json.loads(text).get("hookSpecificOutput", {})
-    return spec.get("permissionDecision", ""), json.dumps(spec)
+    return claude_decision(_payload(command))
 
 
 @pytest.mark.parametrize(("command", "rule_id"), STOP)
@@ -325,15 +314,6 @@ ORACLE_SAFE = [
 ]
 
 
-def _sandbox(tmp_path: Path) -> tuple[Path, dict[str, str]]:
-    box = tmp_path / "box"
-    (box / "src").mkdir(parents=True)
-    (box / "src" / "canary").write_text("alive\n")
-    (box / "tmp").mkdir()
-    env = {"HOME": str(box), "TMPDIR": str(box / "tmp"), "PATH": os.environ["PATH"]}
-    return box, env
-
-
 def _usable(command: str) -> bool:
     head = command.split()[0]
     if head.endswith("()") or head in ("set", "bash", "echo", "source", "printf", "$(echo"):
@@ -350,7 +330,7 @@ def _usable(command: str) -> bool:
 @pytest.mark.parametrize(("command", "proof"), ORACLE, ids=[c for c, _ in ORACLE])
 def test_oracle_must_stop_cases_are_real(tmp_path: Path, command: str, proof: str) -> None:
     assert _hook(command)[0] == "deny" or "mywrap()" in command
-    box, env = _sandbox(tmp_path)
+    box, env = sandbox.box(tmp_path)
     if proof == "echo":
         # Targets outside the sandbox: never run, only show what the words expand to.
         shown = subprocess.run(
@@ -360,7 +340,7 @@ def test_oracle_must_stop_cases_are_real(tmp_path: Path, command: str, proof: st
         return
     if not _usable(command):
         pytest.skip(f"{command.split()[0]} is not usable here")
-    subprocess.run(["bash", "-c", command], cwd=box, env=env, capture_output=True, timeout=30)
+    bash(command, box, env, timeout=30)
     assert not (box / "src" / "canary").exists(), command
 
 
@@ -368,6 +348,6 @@ def test_oracle_must_stop_cases_are_real(tmp_path: Path, command: str, proof: st
 @pytest.mark.parametrize("command", ORACLE_SAFE)
 def test_oracle_must_pass_cases_are_harmless(tmp_path: Path, command: str) -> None:
     assert _hook(command)[0] == ""
-    box, env = _sandbox(tmp_path)
-    subprocess.run(["bash", "-c", command], cwd=box, env=env, capture_output=True, timeout=30)
+    box, env = sandbox.box(tmp_path)
+    bash(command, box, env, timeout=30)
     assert (box / "src" / "canary").read_text() == "alive\n"

@@ -11,8 +11,6 @@ the must-pass lines must pass and leave it.
 
 from __future__ import annotations
 
-import io
-import json
 import os
 import shutil
 import subprocess
@@ -21,8 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from dcg import hook
-from hookpath import payload
+from sandbox import claude_hook
 
 RM = "core.filesystem:rm-rf"
 BIN = Path(sys.executable).parent  # the runners come with the test extras
@@ -147,17 +144,6 @@ def _box(home: Path) -> tuple[Path, dict[str, str]]:
     return box, env
 
 
-def _hook(command: str, cwd: Path) -> tuple[str, str]:
-    body = payload("claude", command, str(cwd))
-    out, err = io.StringIO(), io.StringIO()
-    env = dict(os.environ, DCG_RESPONSE_MODE="paranoid", DCG_HOOK_DETAILS="1")
-    hook.main([], io.BytesIO(json.dumps(body).encode()), out, err, env)
-    if not out.getvalue():
-        return "", ""
-    spec = json.loads(out.getvalue()).get("hookSpecificOutput", {})
-    return spec.get("permissionDecision", ""), json.dumps(spec)
-
-
 def _runner(command: str) -> str:
     return command.rsplit("&& ", 1)[-1].split()[0]
 
@@ -172,7 +158,7 @@ def _real(command: str, box: Path, env: dict[str, str]) -> None:
 @pytest.mark.parametrize(("command", "rule_id"), STOP, ids=[c for c, _ in STOP])
 def test_task_runner_spelling_stopped(isolated_home: Path, command: str, rule_id: str) -> None:
     box, env = _box(isolated_home)
-    decision, details = _hook(command, box)
+    decision, details = claude_hook(command, box)
     assert decision == "deny", command
     assert rule_id in details, details
     _real(command, box, env)
@@ -182,6 +168,6 @@ def test_task_runner_spelling_stopped(isolated_home: Path, command: str, rule_id
 @pytest.mark.parametrize("command", SAFE)
 def test_task_runner_spelling_passes(isolated_home: Path, command: str) -> None:
     box, env = _box(isolated_home)
-    assert _hook(command, box)[0] == "", command
+    assert claude_hook(command, box)[0] == "", command
     _real(command, box, env)
     assert (box / "src" / "canary").read_text() == "alive\n", command

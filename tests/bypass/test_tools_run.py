@@ -10,7 +10,6 @@ must-pass cases pass the hook and leave the canary alone.
 
 from __future__ import annotations
 
-import io
 import json
 import os
 import shutil
@@ -20,8 +19,8 @@ from pathlib import Path
 
 import pytest
 
-from dcg import hook
 from hookpath import VARIANTS, payload, run, verdict
+from sandbox import claude_hook
 
 CWD = "/home/dev/project"
 RM = "core.filesystem:rm-rf"
@@ -139,21 +138,9 @@ SAFE = [
 ]
 
 
-def _hook(command: str) -> tuple[str, str]:
-    body = payload("claude", command, CWD)
-    out, err = io.StringIO(), io.StringIO()
-    env = dict(os.environ, DCG_RESPONSE_MODE="paranoid", DCG_HOOK_DETAILS="1")
-    hook.main([], io.BytesIO(json.dumps(body).encode()), out, err, env)
-    text = out.getvalue()
-    if not text:
-        return "", ""
-    spec = json.loads(text).get("hookSpecificOutput", {})
-    return spec.get("permissionDecision", ""), json.dumps(spec)
-
-
 @pytest.mark.parametrize(("command", "rule_id", "proof"), STOP, ids=[c for c, _, _ in STOP])
 def test_tools_run_stopped(command: str, rule_id: str | None, proof: str) -> None:
-    decision, details = _hook(command)
+    decision, details = claude_hook(command, CWD)
     assert decision == "deny", command
     if rule_id is not None:
         assert rule_id in details, details
@@ -169,14 +156,14 @@ def test_tools_run_stopped_however_placed(command: str, variant: str) -> None:
 
 @pytest.mark.parametrize("command", SELF_APPROVAL)
 def test_self_approval_through_runners_stopped(command: str) -> None:
-    decision, details = _hook(command)
+    decision, details = claude_hook(command, CWD)
     assert decision == "deny", command
     assert SELF in details, details
 
 
 @pytest.mark.parametrize("command", SAFE)
 def test_tools_run_everyday_passes(command: str) -> None:
-    assert _hook(command)[0] == "", command
+    assert claude_hook(command, CWD)[0] == "", command
 
 
 # ---- Sandbox: a git repository with a canary, real bash, HOME and TMPDIR inside it. ----

@@ -193,3 +193,19 @@ def test_doctor_states_the_platform_scope(
     if found is not None:
         detail, fix = found
         assert "POSIX systems only" in detail and name in detail and fix
+        assert "dcg.oslite" in detail
+
+
+def test_doctor_on_a_non_posix_system_fails_the_platform_check(
+    isolated_home: Path, no_agents_on_path: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from dcg.commands import _doctor_platform
+
+    monkeypatch.setattr(_doctor_platform.os, "name", "nt")
+    code, findings = _run()
+    monkeypatch.undo()
+    found = [f for f in findings if (f["scope"], f["check"]) == ("platform", "posix")]
+    assert code == 1 and len(found) == 1 and not found[0]["ok"] and found[0]["fatal"]
+    assert "POSIX systems only" in str(found[0]["detail"]) and "oslite" in str(found[0]["detail"])
+    _, on_posix = _run()
+    assert ("platform", "posix") not in {(f["scope"], f["check"]) for f in on_posix}

@@ -44,6 +44,18 @@ def error_reason(message: str) -> str:
     return cap(_ERROR_REASON.format(message=message.strip() or "unknown error"))
 
 
+def error_exit2(message: str) -> Reply:
+    """A fail-closed deny for an agent that blocks on exit 2 and shows stderr."""
+    from dcg.hookio import Reply
+
+    return Reply("", error_reason(message) + "\n", 2)
+
+
+def error_decision(message: str, decision: str = "deny", exit_code: int = 0) -> Reply:
+    """A fail-closed deny for an agent that reads ``{"decision": …, "reason": …}``."""
+    return json_reply({"decision": decision, "reason": error_reason(message)}, exit_code)
+
+
 def human_stderr(outcome: Outcome) -> str:
     """The draft's human-facing block, newline-terminated, for stderr."""
     human = outcome.human_text

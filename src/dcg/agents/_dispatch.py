@@ -147,10 +147,9 @@ def render_error(agent: str | None, message: str, dialect: str | None = None) ->
     is the request's payload format where the agent has two (Copilot).
     """
     if agent is None or agent not in AGENTS:
-        from dcg.agents._common import error_reason
-        from dcg.hookio import Reply
+        from dcg.agents._common import error_exit2
 
-        return Reply("", error_reason(message) + "\n", 2)
+        return error_exit2(message)
     module = adapter(agent)
     reply: Reply = (
         module.render_error(message, dialect) if dialect else module.render_error(message)

@@ -15,7 +15,7 @@ only the person: no approval code is written, and a warning is silent.
 from __future__ import annotations
 
 from dcg import oslite as os
-from dcg.agents._common import cap, command_text, error_reason, file_request, text
+from dcg.agents._common import cap, command_text, error_exit2, file_request, text
 from dcg.hookio import SOFT_BLOCK, WARNING, HookRequest, Reply
 
 TYPE_CHECKING = False
@@ -59,7 +59,7 @@ def render(request: HookRequest, outcome: Outcome, details: bool = False) -> Rep
 
 
 def render_error(message: str) -> Reply:
-    return Reply("", error_reason(message) + "\n", 2)
+    return error_exit2(message)
 
 
 def spec() -> Agent:

@@ -11,7 +11,7 @@ reads: no approval code is written. Only the top-level agent's tool calls are ho
 
 from __future__ import annotations
 
-from dcg.agents._common import decision_reply, error_reason, json_reply, tool_call
+from dcg.agents._common import decision_reply, error_decision, tool_call
 from dcg.hookio import HookRequest, Reply
 
 TYPE_CHECKING = False
@@ -39,7 +39,7 @@ def render(request: HookRequest, outcome: Outcome, details: bool = False) -> Rep
 
 
 def render_error(message: str) -> Reply:
-    return json_reply({"decision": "deny", "reason": error_reason(message)})
+    return error_decision(message)
 
 
 def spec() -> Agent:

@@ -13,7 +13,12 @@ is silent.
 
 from __future__ import annotations
 
-from dcg.agents._common import decision_reply, error_reason, json_reply, text, tool_call
+from dcg.agents._common import (
+    decision_reply,
+    error_decision,
+    text,
+    tool_call,
+)
 from dcg.hookio import HookRequest, Reply
 
 TYPE_CHECKING = False
@@ -40,7 +45,7 @@ def render(request: HookRequest, outcome: Outcome, details: bool = False) -> Rep
 
 
 def render_error(message: str) -> Reply:
-    return json_reply({"decision": "block", "reason": error_reason(message)})
+    return error_decision(message, "block")
 
 
 def spec() -> Agent:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dcg import jsonfast
-from dcg.agents._common import cap, error_reason, tool_call, user_text
+from dcg.agents._common import cap, error_decision, tool_call, user_text
 from dcg.hookio import SOFT_BLOCK, WARNING, HookRequest, Reply
 
 TYPE_CHECKING = False
@@ -55,8 +55,7 @@ def render(request: HookRequest, outcome: Outcome, details: bool = False) -> Rep
 
 
 def render_error(message: str) -> Reply:
-    body = {"decision": "deny", "reason": error_reason(message)}
-    return Reply(jsonfast.dumps(body) + "\n", "", 0)
+    return error_decision(message)
 
 
 def spec() -> Agent:

@@ -17,10 +17,9 @@ from __future__ import annotations
 from dcg.agents._common import (
     command_text,
     decision_reply,
-    error_reason,
+    error_decision,
     file_request,
     human_stderr,
-    json_reply,
     text,
 )
 from dcg.hookio import WARNING, HookRequest, Reply
@@ -63,7 +62,7 @@ def render(request: HookRequest, outcome: Outcome, details: bool = False) -> Rep
 
 
 def render_error(message: str) -> Reply:
-    return json_reply({"decision": "block", "reason": error_reason(message)})
+    return error_decision(message, "block")
 
 
 def spec() -> Agent:

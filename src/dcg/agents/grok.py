@@ -17,9 +17,8 @@ from __future__ import annotations
 from dcg.agents._common import (
     command_text,
     decision_reply,
-    error_reason,
+    error_decision,
     file_request,
-    json_reply,
     text,
 )
 from dcg.hookio import HookRequest, Reply
@@ -67,7 +66,7 @@ def render(request: HookRequest, outcome: Outcome, details: bool = False) -> Rep
 
 
 def render_error(message: str) -> Reply:
-    return json_reply({"decision": "deny", "reason": error_reason(message)})
+    return error_decision(message)
 
 
 def spec() -> Agent:

@@ -13,7 +13,7 @@ Kiro CLI 2.x without ``--v3`` reads hooks only from a custom agent's configurati
 
 from __future__ import annotations
 
-from dcg.agents._common import error_reason, exit2_reply, tool_call
+from dcg.agents._common import error_exit2, exit2_reply, tool_call
 from dcg.hookio import HookRequest, Reply
 
 TYPE_CHECKING = False
@@ -42,7 +42,7 @@ def render(request: HookRequest, outcome: Outcome, details: bool = False) -> Rep
 
 
 def render_error(message: str) -> Reply:
-    return Reply("", error_reason(message) + "\n", 2)
+    return error_exit2(message)
 
 
 def spec() -> Agent:

@@ -13,7 +13,7 @@ non-blocking one to the model: no approval code is written and a warning is sile
 
 from __future__ import annotations
 
-from dcg.agents._common import error_reason, exit2_reply, text, tool_call
+from dcg.agents._common import error_exit2, exit2_reply, text, tool_call
 from dcg.hookio import HookRequest, Reply
 
 TYPE_CHECKING = False
@@ -42,7 +42,7 @@ def render(request: HookRequest, outcome: Outcome, details: bool = False) -> Rep
 
 
 def render_error(message: str) -> Reply:
-    return Reply("", error_reason(message) + "\n", 2)
+    return error_exit2(message)
 
 
 def spec() -> Agent:

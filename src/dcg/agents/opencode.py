@@ -29,7 +29,7 @@ to the tool's output.
 from __future__ import annotations
 
 from dcg import jsonfast
-from dcg.agents._common import cap, command_text, error_reason, text, user_text
+from dcg.agents._common import cap, command_text, error_decision, text, user_text
 from dcg.hookio import WARNING, HookRequest, Reply
 
 TYPE_CHECKING = False
@@ -83,8 +83,7 @@ def render(request: HookRequest, outcome: Outcome, details: bool = False) -> Rep
 
 
 def render_error(message: str) -> Reply:
-    body = {"decision": "deny", "reason": error_reason(message)}
-    return Reply(jsonfast.dumps(body) + "\n", "", 0)
+    return error_decision(message)
 
 
 def spec() -> Agent:

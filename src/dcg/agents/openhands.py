@@ -12,7 +12,14 @@ reads is documented: no approval code is written.
 
 from __future__ import annotations
 
-from dcg.agents._common import cap, decision_reply, error_reason, json_reply, text, tool_call
+from dcg.agents._common import (
+    cap,
+    decision_reply,
+    error_decision,
+    json_reply,
+    text,
+    tool_call,
+)
 from dcg.hookio import WARNING, HookRequest, Reply
 
 TYPE_CHECKING = False
@@ -45,7 +52,7 @@ def render(request: HookRequest, outcome: Outcome, details: bool = False) -> Rep
 
 
 def render_error(message: str) -> Reply:
-    return json_reply({"decision": "deny", "reason": error_reason(message)}, 2)
+    return error_decision(message, exit_code=2)
 
 
 def spec() -> Agent:

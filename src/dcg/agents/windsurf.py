@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
-from dcg.agents._common import cap, command_text, error_reason, file_request, human_stderr, text
+from dcg.agents._common import (
+    cap,
+    command_text,
+    error_exit2,
+    file_request,
+    human_stderr,
+    text,
+)
 from dcg.hookio import WARNING, HookRequest, Reply
 
 TYPE_CHECKING = False
@@ -50,7 +57,7 @@ def render(request: HookRequest, outcome: Outcome, details: bool = False) -> Rep
 
 
 def render_error(message: str) -> Reply:
-    return Reply("", error_reason(message) + "\n", 2)
+    return error_exit2(message)
 
 
 def spec() -> Agent:

@@ -34,6 +34,8 @@ class Line:
 
 def lines(data: bytes, start: int = 0) -> list[Line]:
     """The complete lines of ``data`` from ``start``; a final line still being written is left."""
+    from dcg.state.history import parse_line
+
     out: list[Line] = []
     pos = start
     while True:
@@ -41,25 +43,8 @@ def lines(data: bytes, start: int = 0) -> list[Line]:
         if nl < 0:
             return out
         raw = data[pos:nl]
-        out.append(Line(raw, nl + 1, _parse(raw)))
+        out.append(Line(raw, nl + 1, parse_line(raw)))
         pos = nl + 1
-
-
-def _parse(raw: bytes) -> dict[str, object] | None:
-    """The record of a line; None for a torn fragment or garbage (a record glued onto one
-    by an older dcg is read on its own, see :func:`dcg.state.history.salvage`)."""
-    from dcg.state.history import salvage
-
-    if not raw.strip():
-        return None
-    for text in (raw, salvage(raw)):
-        try:
-            rec = json.loads(text)
-        except (ValueError, UnicodeDecodeError):
-            continue
-        if isinstance(rec, dict) and isinstance(rec.get("rule_id"), str):
-            return rec
-    return None
 
 
 def line_sha(raw: bytes) -> str:

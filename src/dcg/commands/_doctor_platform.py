@@ -13,4 +13,8 @@ def problem() -> tuple[str, str] | None:
     """``(detail, fix)`` when this system is not POSIX, else None."""
     if os.name == "posix":
         return None
-    return f"dcg supports POSIX systems only; this one is {os.name!r}", "run dcg under WSL"
+    detail = (
+        "dcg supports POSIX systems only (the hook's fast path, dcg.oslite, is the built-in "
+        f"posix module, and its state files are locked with fcntl); this one is {os.name!r}"
+    )
+    return detail, "run dcg under WSL"

@@ -83,7 +83,7 @@ def export(*, since: str | None, fmt: str, out: TextIO, now: float | None = None
     record is written as it is read: memory does not grow with the file (issue 27).
     """
     from dcg.state import files
-    from dcg.state.history import _timestamp
+    from dcg.state.history import _timestamp, parse_line
 
     cutoff = parse_since(since, time.time() if now is None else now) if since else ""
     low = cutoff.encode()
@@ -107,7 +107,7 @@ def export(*, since: str | None, fmt: str, out: TextIO, now: float | None = None
             ts = _timestamp(raw)
             if low and ts and ts < low:
                 continue  # older than --since: skipped without parsing it
-            rec = cursor._parse(raw)
+            rec = parse_line(raw)
             if rec is None or str(rec.get("timestamp", "")) < cutoff:
                 continue
             if fmt == "csv":

@@ -145,8 +145,8 @@ def outgrown(rec: dict[str, object], response: Response, now: float) -> bool:
     above the level it was offered at (its session's count, the history window, the mode).
     ``dcg confirm`` neither lists nor approves such a code; the hook refuses it anyway."""
     from dcg.decision import RANK, Counts, judge
-    from dcg.graduation import project_root
     from dcg.packs import load
+    from dcg.paths import project_root
     from dcg.response import ResponseConfig
     from dcg.state import history as hist
     from dcg.state import session

@@ -8,7 +8,6 @@ import time
 from typing import TYPE_CHECKING
 
 from dcg import paths, render
-from dcg.commands._audit_cursor import _parse as parse_record
 from dcg.commands.confirm import _esc
 from dcg.errors import DcgError
 from dcg.state import clock, files
@@ -66,7 +65,7 @@ class Selection:
             inside = self.cut.holds(raw)
             if inside is False:
                 continue  # most of a long history: skipped without parsing it
-            rec = parse_record(raw)
+            rec = hist.parse_line(raw)
             if rec is None or (inside is None and str(rec.get("timestamp", "")) < self.since):
                 continue  # a record written by hand, its timestamp found by parsing it
             if self._wanted(rec):

@@ -84,7 +84,7 @@ def _pick(ident: str | None, last: bool, project: str) -> tuple[str, dict[str, o
 
 
 def main(args: argparse.Namespace) -> int:
-    from dcg.graduation import project_root
+    from dcg.paths import project_root
     from dcg.safety import Unkept
 
     now = time.time()

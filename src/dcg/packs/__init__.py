@@ -138,6 +138,11 @@ REGISTRY: tuple[tuple[str, tuple[str, ...]], ...] = (
             "inv ",
             "tox",
             "poe",
+            # Python project runners: a .py file, a configured script (dcg.shell.pyscripts).
+            "uv",
+            "pdm",
+            "hatch",
+            "rye",
             "tclsh",
             "wish",
             "expect",

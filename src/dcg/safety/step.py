@@ -150,9 +150,8 @@ def _keep(
     rules: Sequence[str],
 ) -> Kept | None:
     from dcg import oslite as os
-    from dcg import redact
+    from dcg import paths, redact
     from dcg.safety.keep import keep_line
-    from dcg.safety.store import project_root
 
     if not tasks:
         return None  # nothing to keep: not even the command text is looked at
@@ -170,7 +169,7 @@ def _keep(
             command=command,
             rules=list(dict.fromkeys(rules)),
             via=via,
-            project=project_root(cwd),
+            project=paths.project_root(cwd),
         )
 
 

@@ -28,21 +28,6 @@ _ALPHABET = "0123456789abcdefghjkmnpqrstvwxyz"
 STALE = 600.0
 
 
-def project_root(cwd: str) -> str:
-    """The project a snapshot belongs to: as the history counts it (the nearest directory
-    at or above ``cwd`` holding ``.git`` or ``.dcg.toml``, else ``cwd``)."""
-    here = os.path.abspath(cwd)
-    while True:
-        if os.path.exists(os.path.join(here, ".git")) or os.path.exists(
-            os.path.join(here, ".dcg.toml")
-        ):
-            return here
-        parent = os.path.dirname(here)
-        if parent == here:
-            return os.path.abspath(cwd)
-        here = parent
-
-
 def root() -> str:
     return paths.snapshot_dir()
 

@@ -12,10 +12,7 @@ guessed. Code such a builtin runs (``mapfile -C``, a prompt variable) is queued 
 from __future__ import annotations
 
 from dcg.shell.params import (
-    ARRAY,
-    NAMEREF,
     UNKNOWN,
-    UNSET,
     arith,
     code_in,
     get_array,
@@ -23,7 +20,7 @@ from dcg.shell.params import (
     run_later,
     target,
 )
-from dcg.shell.shellvars import PINS, apply_pins
+from dcg.shell.shellvars import apply_pins
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -36,7 +33,6 @@ if TYPE_CHECKING:
     # Expand an element word into its fields and whether any stayed unresolved.
     Expander = Callable[[Word], tuple[list[str], bool]]
 
-ALIAS = "\x00alias:"
 # Variables whose value bash runs or prompt-expands (command substitutions run).
 _PROMPTS = frozenset(("PS0", "PS1", "PS2", "PS4"))
 _READ_VALUE_OPTS = frozenset("adinNptu")  # read's options that take a value
@@ -50,8 +46,8 @@ def assign(word: Word, value: str, dyn: bool, env: Env, expand: Expander) -> Non
     append = word.parts[0][1].startswith(name + "+=") if word.parts else False
     base, _, sub = name.partition("[")
     base = target(env, base)
-    if env.get(NAMEREF + base) == "" and not sub and word.array is None:
-        env[NAMEREF + base] = UNKNOWN if dyn else value  # `declare -n r; r=x`: r names x
+    if env.state.refs.get(base) == "" and not sub and word.array is None:
+        env.state.refs[base] = UNKNOWN if dyn else value  # `declare -n r; r=x`: r names x
         return
     if "[" in base:  # a nameref to an element
         base, _, sub = base.partition("[")
@@ -69,7 +65,7 @@ def assign(word: Word, value: str, dyn: bool, env: Env, expand: Expander) -> Non
             old = env.get(base)
             entries = [] if old is None and base not in env else [("0", old or "")]
         if key is None:  # which element changed is unknown: so is every element
-            env.pop(ARRAY + base, None)
+            env.state.arrays.pop(base, None)
             env[base] = None
             return
         entries = [(k, v) for k, v in entries if k != key] + [
@@ -77,7 +73,7 @@ def assign(word: Word, value: str, dyn: bool, env: Env, expand: Expander) -> Non
         ]
         put_array(env, base, entries)
         return
-    if ARRAY + base in env:
+    if base in env.state.arrays:
         entries = [(k, v) for k, v in get_array(env, base) or [] if k != "0"]
         old = env.get(base) or ""
         put_array(env, base, [("0", _join(old, val) if append else val), *entries])
@@ -155,14 +151,14 @@ def declare(
             continue
         name, eq, ref = a.partition("=")
         if not eq:  # `declare -n r`: its first assignment names its target
-            env.setdefault(NAMEREF + name, "") if name.isidentifier() else None
+            env.state.refs.setdefault(name, "") if name.isidentifier() else None
             env.state.namerefs = True
             continue
         if dyn:
             env[name] = None
-            env.pop(NAMEREF + name, None)
+            env.state.refs.pop(name, None)
             continue
-        env[NAMEREF + name] = ref
+        env.state.refs[name] = ref
         env.state.namerefs = True
         env.pop(name, None)
         if "[" in ref:
@@ -321,15 +317,14 @@ def alias(argv: list[str], env: Env) -> None:
     if argv[0] == "unalias":
         for a in argv[1:]:
             if a == "-a":
-                for key in [k for k in env if k.startswith(ALIAS)]:
-                    del env[key]
+                env.state.alias_defs.clear()
             else:
-                env.pop(ALIAS + a, None)
+                env.state.alias_defs.pop(a, None)
         return
     for a in argv[1:]:
         name, eq, value = a.partition("=")
         if eq and name and not name.startswith("-"):
-            env[ALIAS + name] = value
+            env.state.alias_defs[name] = value
             env.state.aliases = True
 
 
@@ -338,11 +333,11 @@ def aliased(word: Word, env: Env) -> tuple[str, str] | None:
     name = word.plain()
     if name is None:
         return None
-    value = env.get(ALIAS + name)
-    if value is None and env.get(ARRAY + "BASH_ALIASES") is not None:
+    value = env.state.alias_defs.get(name)
+    if value is None and env.state.arrays.get("BASH_ALIASES") is not None:
         value = dict(get_array(env, "BASH_ALIASES") or []).get(name)
         value = "$(…)" if value == UNKNOWN else value  # an unknown alias: a computed word
-    if value is None or ("\x00inalias:" + name) in env:
+    if value is None or name in env.state.in_alias:
         return None
     return name, value
 
@@ -412,7 +407,7 @@ def unset(argv: list[str], env: Env) -> None:
             key = _element_key(a[a.index("[") + 1 : -1], env, base)
             entries = get_array(env, base)
             if key is None or entries is None:
-                env.pop(ARRAY + base, None)
+                env.state.arrays.pop(base, None)
                 env[base] = None
             else:  # the array is sparse from here on
                 put_array(env, base, [(k, v) for k, v in entries if k != key])
@@ -421,21 +416,21 @@ def unset(argv: list[str], env: Env) -> None:
             continue
         if "-n" not in argv[1:]:
             a = target(env, a)
-        elif NAMEREF + a not in env:
+        elif a not in env.state.refs:
             continue  # unset -n of a plain variable does nothing
-        env.pop(ARRAY + a, None)
-        env.pop(NAMEREF + a, None)
+        env.state.arrays.pop(a, None)
+        env.state.refs.pop(a, None)
         if a == "IFS":
             env.pop("IFS", None)
         else:
             env[a] = ""
-            env[UNSET + a] = ""
+            env.state.unset[a] = ""
 
 
 def alias_text(
     simple: Simple, env: Env, expand: Callable[..., tuple[list[str], bool]]
 ) -> tuple[str, str] | None:
-    """(marker key, text to run) when the command word is an alias set on the line: its
+    """(alias name, text to run) when the command word is an alias set on the line: its
     value followed by the command's other words."""
     found = aliased(simple.words[0], env)
     if found is None:
@@ -446,15 +441,16 @@ def alias_text(
     rest: list[str] = []
     for word in simple.words[1:]:
         rest.extend(expand(word, env, lambda w, k: None)[0])
-    return "\x00inalias:" + name, " ".join([value, *(shlex.quote(a) for a in rest)])
+    return name, " ".join([value, *(shlex.quote(a) for a in rest)])
 
 
 def pin(name: str, argv: list[str], env: Env) -> None:
     """``readonly NAME[=V]`` (or ``declare -r``): later assignments and ``unset`` fail, so
     the value stays; a ``trap`` action's assignments may run before any later command
-    (``trap 'c=rm' DEBUG``), so those names stay unknown. Kept as ``name=value`` lines
-    that :func:`dcg.shell.shellvars.apply_pins` puts back before every command."""
-    pins = dict(line.partition("=")[::2] for line in (env.get(PINS) or "").split("\n") if line)
+    (``trap 'c=rm' DEBUG``), so those names stay unknown. Kept in the walker state's
+    ``pins`` table, which :func:`dcg.shell.shellvars.apply_pins` puts back before every
+    command."""
+    pins = env.state.pins
     if name == "trap":
         argv = argv[:1] + argv[2:] if argv[1:2] == ["--"] else argv
         if len(argv) < 3 or argv[1] in ("-p", "-l", "-P", "--", "-"):
@@ -466,7 +462,7 @@ def pin(name: str, argv: list[str], env: Env) -> None:
     else:
         for a in argv[1:]:
             var = a.partition("=")[0]
-            if a[:1] != "-" and var.isidentifier() and "\n" not in (env.get(var) or ""):
-                pins[var] = env.get(var) or ""
-    env[PINS] = "\n".join(f"{k}={v}" for k, v in pins.items())
+            if a[:1] != "-" and var.isidentifier():
+                value = env.get(var)
+                pins[var] = "\x00?" if value is None else value
     apply_pins(env)

@@ -15,6 +15,7 @@ from dcg.shell.conds import UNDECIDED
 from dcg.shell.expand import has_glob, match
 from dcg.shell.limits import bounded
 from dcg.shell.scripts import compounds
+from dcg.shell.state import POSITIONAL
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -109,7 +110,10 @@ def call(name: str, work: Work, ctx: Any, out: list[Command], walker: Any) -> No
     if ctx.files is not None:
         ctx.files.memo[key] = readings + 1
     base = ctx.shared(ctx.via)
-    saved = {k: base.env.get(k) for k in ("\x00@", "\x00@#", *(f"\x00@{k}" for k in range(1, 10)))}
+    saved = {
+        k: base.env.get(k)
+        for k in (POSITIONAL, POSITIONAL + "#", *(f"{POSITIONAL}{k}" for k in range(1, 10)))
+    }
     in_function = base.env.state.in_function
     local = _locals(taken)  # they go back to their values when the function returns
     prefix = {k: v for k, v in work.assigns.items() if k[:1] != "\x00"}  # `IFS=… f`

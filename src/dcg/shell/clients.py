@@ -44,10 +44,12 @@ def rewrite(argv: list[str], dyns: list[bool]) -> tuple[list[str], list[bool]]:
             parts = [name, value]
         elif short and len(word) > 2 and word[0] == "-" and word[1] in short:
             parts = [word[:2], word[2:]]
+        # An option word (`--command`) is no SQL: `--` would read as a comment start.
+        keep = {p for p in parts if p[:1] == "-" and not any(c.isspace() for c in p)}
         if sql == "js":
-            parts = [tight_js(p) for p in parts]
+            parts = [p if p in keep else tight_js(p) for p in parts]
         elif sql:
-            parts = [strip_comments(p, sql) for p in parts]
+            parts = [p if p in keep else strip_comments(p, sql) for p in parts]
         out.extend(parts)
         outd.extend([dyn] * len(parts))
     return out, outd

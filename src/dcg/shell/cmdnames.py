@@ -16,12 +16,6 @@ if TYPE_CHECKING:
     from dcg.shell.state import Vars
     from dcg.shell.words import Word
 
-_FILE = "\x00file:"  # dcg.shell.runtext.FILE: what a path was given on the line
-_MOVED = "\x00moved:"  # dcg.shell.linefiles.MOVED: what a path made by mv / ln -s holds
-
-
-_CMDS = "\x00arr:BASH_CMDS"  # dcg.shell.params.ARRAY + "BASH_CMDS"
-
 
 def hash_p(argv: list[str], env: Vars) -> None:
     """``hash -p PATH NAME…``: each NAME runs PATH."""
@@ -40,8 +34,8 @@ def rename(argv: list[str], env: Vars, assigns: list[Word]) -> None:
     path_set = "PATH" in env or any(w.assign == "PATH" for w in assigns)
     if not (
         env.state.hashes
-        or _CMDS in env
-        or ((path_set or "/" in word) and any(k.startswith((_FILE, _MOVED)) for k in env))
+        or "BASH_CMDS" in env.state.arrays
+        or ((path_set or "/" in word) and (env.state.moved or env.state.files))
     ):
         return
     found = resolve(word, env, path_set)
@@ -53,10 +47,10 @@ def _program(path: str, env: Vars) -> str | None:
     """What a path made on the line runs: the program it is a copy of or a link to."""
     keys = (path, os.path.normpath(path))
     for key in keys:
-        held = env.get(_FILE + key)
+        held = env.state.files.get(key)
         if held is not None and held.startswith("\x00copy:"):
             return held[len("\x00copy:") :]
-        moved = env.get(_MOVED + key)
+        moved = env.state.moved.get(key)
         if moved:
             return moved.split("\x1f")[0]
     return None
@@ -79,12 +73,13 @@ def resolve(word: str, env: Vars, path_set: bool = False) -> str | None:
         return None
     # A PATH set on the line (its value may be unknown: `PATH=$PWD/b:$PATH`) finds a link
     # or copy the line made under the command's name.
-    for key, held in env.items():
-        path = key.partition(":")[2]
-        if held and key.startswith((_FILE, _MOVED)) and path.rpartition("/")[2] == word:
+    made = [(k, True, v) for k, v in env.state.files.items()]
+    made += [(k, False, v) for k, v in env.state.moved.items()]
+    for path, written, held in made:
+        if held and path.rpartition("/")[2] == word:
             program = _program(path, env)
             if program is not None:
                 return program
-            if key.startswith(_FILE):  # a script written on the line: run by its path
+            if written:  # a script written on the line: run by its path
                 return path if "/" in path else "./" + path
     return None

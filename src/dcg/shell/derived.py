@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from collections.abc import Callable
 
     from dcg.shell.runtext import Ctx
+    from dcg.shell.state import Vars
 
     Parse = Callable[..., list[Command]]
 
@@ -138,11 +139,16 @@ def _xargs_input(work: unwrap.Work, start: int, text: str) -> None:
         work.argv, work.dyns = argv, dyns
 
 
-def find_feeding(work: unwrap.Work, out: list[Command], mark: int) -> None:
+def find_feeding(work: unwrap.Work, out: list[Command], mark: int, env: Vars | None = None) -> None:
     """A find whose matches reach a deleting program (through ``-exec sh -c``, ``sudo``,
     ``xargs`` or a pipe into ``xargs rm``) deletes like ``find … -delete``: emit that, so
-    the find rules judge its starting points and expression."""
+    the find rules judge its starting points and expression. One whose matches reach
+    ``git apply -R``/``patch -R`` has them judged as patches (dcg.shell.patchsets)."""
     emitted = out[mark:]
+    if env is not None and any(c.argv[:1] in (("git",), ("patch",)) for c in emitted):
+        from dcg.shell import gitstream
+
+        gitstream.find_reversals(work, out, mark, env)
     if not any(c.argv and c.argv[0] in DELETERS for c in emitted):
         return
     if work.argv[:1] == ["find"] and any(v.startswith("find -") for c in emitted for v in c.via):

@@ -162,10 +162,14 @@ def container_run(w: Work) -> None:
     """``docker run -v "$PWD":/w IMAGE CMD…``: with a host directory mounted, the command
     works on the host's files; it is judged as if it ran here."""
     argv = w.argv
-    start = 2 if len(argv) > 1 and argv[1] == "run" else 3
+    run = argv.index("run") if "run" in argv else len(argv)
+    start = run + 1
     if len(argv) <= start:
         return
-    mounted = any(
+    # A compose service's volumes are in the compose file, which dcg does not read: its
+    # own `.:/app` mount is the common case, so `compose run` is judged as if here.
+    compose = argv[0].endswith("-compose") or "compose" in argv[1:run]
+    mounted = compose or any(
         a in ("-v", "--volume", "--mount") or a.startswith(("-v", "--volume=", "--mount="))
         for a in argv[start:]
     )

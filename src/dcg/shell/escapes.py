@@ -333,3 +333,91 @@ def _string_end(s: str, j: int) -> int:
     while end < len(s) and s[end] != '"':
         end += 2 if s[end] == "\\" else 1
     return end if end < len(s) else -1
+
+
+# ---- database clients and pagers: psql \!, mysql system, less +!cmd ----
+
+
+def _psql(w: Work, text: str, name: str) -> None:
+    """psql's ``\\! cmd``, output piped to a command (``\\o |cmd``, ``\\g |cmd``) and
+    ``COPY … PROGRAM 'cmd'`` / ``\\copy … program 'cmd'``."""
+    for line in text.split("\n"):
+        i = line.find("\\")
+        while i >= 0:
+            rest = line[i + 1 :]
+            word = rest.split(None, 1)[0] if rest.strip() else ""
+            if rest.startswith("!"):
+                w.payloads.append(("sh", f"{name} \\!", rest[1:], []))
+                break
+            if word in ("o", "out", "g", "gx", "w", "write") and "|" in rest:
+                w.payloads.append(("sh", f"{name} \\{word} |", rest.partition("|")[2], []))
+                break
+            i = line.find("\\", i + 1)
+        lower = line.lower()
+        at = lower.find("program")
+        if at >= 0 and "copy" in lower[:at]:
+            quoted = line[at + 7 :].strip()
+            if quoted[:1] in ("'", '"') and quoted.find(quoted[0], 1) > 0:
+                cmd = quoted[1 : quoted.find(quoted[0], 1)]
+                w.payloads.append(("sh", f"{name} copy program", cmd, []))
+            else:
+                _opaque(w, f"{name} copy runs a program dcg cannot read")
+
+
+def _mysql(w: Work, text: str, name: str) -> None:
+    """mysql's ``system cmd`` / ``\\! cmd`` and ``pager cmd`` / ``\\P cmd`` (the pager
+    runs on every result)."""
+    for stmt in text.replace(";", "\n").split("\n"):
+        s = stmt.strip()
+        word, _, rest = s.partition(" ")
+        if word.lower() in ("system", "\\!", "pager", "\\p") or s.startswith("\\!"):
+            cmd = s[2:] if s.startswith("\\!") and word != "\\!" else rest
+            w.payloads.append(("sh", f"{name} {word.lower()}", cmd, []))
+
+
+# client -> (options whose value is the client's command text, options whose value is a
+# shell command, parser of the command text); stdin is command text too.
+_CLIENTS = {
+    "psql": (("-c", "--command"), (), _psql),
+    "mysql": (("-e", "--execute"), ("--pager",), _mysql),
+    "mariadb": (("-e", "--execute"), ("--pager",), _mysql),
+}
+
+
+def client(w: Work) -> None:
+    """A database client's shell escapes, in its options and in what it reads on stdin."""
+    argv = w.argv
+    name = normalize(argv[0])
+    texts, shells, parse = _CLIENTS[name]
+    for k, a in enumerate(argv[1:], 1):
+        if a == "--":
+            break
+        key, eq, value = a.partition("=")
+        if not eq and k + 1 < len(argv) and a in (*texts, *shells):
+            value, key = argv[k + 1], a
+        elif not eq and a[:2] in texts and len(a) > 2 and a[1] != "-":
+            value, key = a[2:], a[:2]
+        elif not eq:
+            continue
+        if key in shells:
+            w.payloads.append(("sh", f"{name} {key}", value, []))
+        elif key in texts:
+            parse(w, value, name)
+    text = w.stdin if w.stdin is not None else w.fed
+    if text is not None:
+        parse(w, text, name)
+
+
+def less(w: Work) -> None:
+    """less's ``+cmd`` (and ``LESS='+cmd'``) runs a less command at start: ``!cmd`` runs
+    a shell command, ``|Xcmd`` pipes to one."""
+    starts = [a for a in w.argv[1:] if a[:1] == "+"]
+    env = w.assigns.get("LESS")
+    if env and "+" in env:
+        starts.append(env[env.index("+") :])
+    for start in starts:
+        c = start.lstrip("+")
+        if c[:1] == "!":
+            w.payloads.append(("sh", "less !", c[1:], []))
+        elif c[:1] == "|" and len(c) > 2:
+            w.payloads.append(("sh", "less |", c[2:], []))

@@ -11,14 +11,17 @@ whose condition is literally ``false`` (``true`` for ``||``/``until``) changes n
 branch that may or may not run leaves a variable it changed *unknown* when the variable
 had another value before (``c=rm; if x; then c=ls; fi; $c -rf src`` is a computed
 command), and keeps the value of one the line had not set (``if …; then OUT=build; else
-OUT=dist; fi``). Files written inside any of them stay written.
+OUT=dist; fi``). Files written inside any of them stay written, and so do paths moved or
+linked (the state's ``moved`` table): both are facts about the disk, not the shell.
 """
 
 from __future__ import annotations
 
 from dcg.shell import conds
 from dcg.shell.parser import Frame, Simple
-from dcg.shell.state import TABLES, Vars
+from dcg.shell.state import CWD as _CWD
+from dcg.shell.state import DISK, TABLES, Vars
+from dcg.shell.state import UNKNOWN_CWD as _UNKNOWN_CWD
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -26,9 +29,6 @@ if TYPE_CHECKING:
 
     from dcg.shell.words import Token
 
-_FILE = "\x00file:"
-_CWD = "\x00cwd"
-_UNKNOWN_CWD = "\x00?"
 _MISSING = object()
 
 
@@ -44,24 +44,23 @@ class _Construct:
 
 
 def _restore(env: Vars, snapshot: Vars) -> None:
-    """``env`` as it was, except the files written since (they stay written)."""
-    files = {k: v for k, v in env.items() if k.startswith(_FILE)}
+    """``env`` as it was, except the files written and paths moved since (they stay)."""
+    disk = [env.state.table(name) for name in DISK]
     env.clear()
     env.update(snapshot)
-    env.update(files)
     env.state.load(snapshot.state)
+    for name, table in zip(DISK, disk, strict=True):
+        env.state.table(name).update(table)
 
 
 def _changes(
     now: dict[str, str | None], before: dict[str, str | None], local: set[str] | None = None
 ) -> dict[str, object]:
-    """What a function body changed (``_MISSING``: removed); its files stay written."""
+    """What a function body changed (``_MISSING``: removed)."""
     return {
         k: now.get(k, _MISSING)
         for k in {*now, *before}
-        if (local is None or k not in local)
-        and not k.startswith(_FILE)
-        and now.get(k, _MISSING) != before.get(k, _MISSING)
+        if (local is None or k not in local) and now.get(k, _MISSING) != before.get(k, _MISSING)
     }
 
 
@@ -79,8 +78,6 @@ def _merge(
     """Fold what a branch that may run changed into ``acc``: a name the line had not set
     keeps its new value, one whose value changed becomes unknown."""
     for key in {*now_d, *before_d}:
-        if key.startswith(_FILE):
-            continue
         now, before = now_d.get(key, _MISSING), before_d.get(key, _MISSING)
         if now is before or now == before:
             continue
@@ -100,6 +97,7 @@ def _dead(frame: Frame, last: list[str]) -> bool:
 
 
 _LOCALS = frozenset(("local", "declare", "typeset"))
+_SHELL_TABLES = tuple(n for n in TABLES if n not in DISK)  # the disk stays (_restore)
 
 
 class _Runner:
@@ -218,7 +216,7 @@ class _Runner:
             self.calls[frame.label] = (
                 _changes(env, snapshot, local),
                 env.state.gained(snapshot.state),
-                {n: _changes(env.state.table(n), snapshot.state.table(n)) for n in TABLES},
+                {n: _changes(env.state.table(n), snapshot.state.table(n)) for n in _SHELL_TABLES},
             )
             _restore(env, snapshot)
             return
@@ -227,7 +225,7 @@ class _Runner:
         if not dead:
             c.gained.update(env.state.gained(snapshot.state))
             _merge(env, snapshot, c.acc)
-            for name in TABLES:
+            for name in _SHELL_TABLES:
                 _merge(env.state.table(name), snapshot.state.table(name), c.tables[name])
         _restore(env, snapshot)
         env.update(c.acc)

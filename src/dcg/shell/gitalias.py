@@ -18,6 +18,7 @@ from dcg import oslite as os
 from dcg.shell import gitargs
 from dcg.shell.gitargs import split
 from dcg.shell.limits import cache
+from dcg.shell.state import BASE, CWD
 
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
 if TYPE_CHECKING:
@@ -25,8 +26,6 @@ if TYPE_CHECKING:
     from dcg.shell.unwrap import Work
 
 # Keys in the walker's variable table (no variable name can contain a NUL).
-BASE = "\x00base"  # the payload's cwd
-CWD = "\x00cwd"  # where `cd` earlier on the line went (see dcg.shell.walk)
 UNKNOWN = "\x00?"
 
 MAX_ALIAS_DEPTH = 10
@@ -76,7 +75,7 @@ def _key(key: str) -> str:
     return section.lower() + "." + (sub + dot if dot else "") + name.lower()
 
 
-def _strip_globals(w: Work, git: _Git, env: dict[str, str | None]) -> None:
+def _strip_globals(w: Work, git: _Git, env: Vars) -> None:
     argv = w.argv
     i, n = 1, len(argv)
     while i < n:
@@ -100,9 +99,7 @@ def _strip_globals(w: Work, git: _Git, env: dict[str, str | None]) -> None:
         w.dyns = w.dyns[:1] + w.dyns[i:]
 
 
-def _global(
-    opt: str, value: str, dyn: bool, git: _Git, env: dict[str, str | None], w: Work
-) -> None:
+def _global(opt: str, value: str, dyn: bool, git: _Git, env: Vars, w: Work) -> None:
     if opt == "-c":
         key, eq, val = value.partition("=")
         known = val if not dyn else _pwd(val, env)
@@ -123,7 +120,7 @@ def _global(
 _PWDS = ("$PWD", "${PWD}", "$(pwd)", "`pwd`")
 
 
-def _pwd(text: str, env: dict[str, str | None]) -> str | None:
+def _pwd(text: str, env: Vars) -> str | None:
     """``$PWD/cfg`` (or ``$(pwd)/cfg``, ``$HOME/cfg``) with the directory known: that path."""
     here = env.get(BASE)
     moved = env.get(CWD)
@@ -140,7 +137,7 @@ def _pwd(text: str, env: dict[str, str | None]) -> str | None:
     return None
 
 
-def _variable(name: str, env: dict[str, str | None], w: Work) -> str | None:
+def _variable(name: str, env: Vars, w: Work) -> str | None:
     """A variable git would see: the command's assignments, the line's, the hook's own."""
     if name in w.assigns:
         return w.assigns[name]
@@ -156,7 +153,7 @@ def _hook_env(name: str) -> str | None:
     return _ENVIRON[name]
 
 
-def _environment(w: Work, env: dict[str, str | None]) -> list[tuple[str, str | None]]:
+def _environment(w: Work, env: Vars) -> list[tuple[str, str | None]]:
     """Settings in ``GIT_CONFIG_COUNT``/``_KEY_n``/``_VALUE_n`` and ``GIT_CONFIG_PARAMETERS``."""
     out: list[tuple[str, str | None]] = []
     params = _variable("GIT_CONFIG_PARAMETERS", env, w)
@@ -209,7 +206,7 @@ def _parameters(text: str) -> list[tuple[str, str | None]]:
     return out
 
 
-def _start(git: _Git, env: dict[str, str | None]) -> str | None:
+def _start(git: _Git, env: Vars) -> str | None:
     """The directory git will run in: payload cwd, then `cd` on the line, then `-C`."""
     here = env.get(BASE)
     moved = env.get(CWD)
@@ -361,7 +358,7 @@ def resolve(w: Work, env: Vars) -> None:
         gitstream.apply(w, env, start)
 
 
-def _external(w: Work, sub: str, env: dict[str, str | None]) -> None:
+def _external(w: Work, sub: str, env: Vars) -> None:
     """``git SUB`` that is no builtin and no alias runs the program ``git-SUB`` found in
     ``GIT_EXEC_PATH`` or ``PATH``: one the line points there is judged as what it runs."""
     name = "git-" + sub
@@ -379,24 +376,21 @@ def _external(w: Work, sub: str, env: dict[str, str | None]) -> None:
         dirs += [d for d in (_variable("PATH", env, w) or "").split(":") if d and "$" not in d]
     found = next((os.path.join(d, name) for d in dirs if _made(os.path.join(d, name), env)), None)
     if found is None and path_set:  # a PATH with parts computed at run time
-        found = next(
-            (k[len(FILE) :] for k in env if k.startswith(FILE) and k.endswith("/" + name)), None
-        )
+        found = next((k for k in env.state.files if k.endswith("/" + name)), None)
     if found is not None:
         args = " ".join(_quote(a) for a in w.argv[2:])
         target = found if "/" in found else "./" + found
         w.payloads.append(("sh", f"git {sub} ({name})", f"{_quote(target)} {args}".strip(), []))
 
 
-def _made(path: str, env: dict[str, str | None]) -> bool:
+def _made(path: str, env: Vars) -> bool:
     """``path`` was written earlier on the line, or is a file on disk."""
-    return FILE + path in env or FILE + os.path.normpath(path) in env or os.path.isfile(path)
+    return (
+        path in env.state.files or os.path.normpath(path) in env.state.files or os.path.isfile(path)
+    )
 
 
-FILE = "\x00file:"  # dcg.shell.runtext.FILE
-
-
-def patch(w: Work, env: dict[str, str | None]) -> None:
+def patch(w: Work, env: Vars) -> None:
     """``patch -R`` of the work tree's own diff (:func:`dcg.shell.gitstream.patch`)."""
     from dcg.shell import gitstream
 

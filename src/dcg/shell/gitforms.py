@@ -17,9 +17,9 @@ from dcg import oslite as os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from dcg.shell.state import Vars
     from dcg.shell.unwrap import Work
 
-FILE = "\x00file:"  # dcg.shell.runtext.FILE
 ZERO = frozenset(("0" * 40, "0" * 64))
 _NOW = ("now", "all", "0", "never")
 # Options whose value is the next word, by subcommand.
@@ -81,9 +81,7 @@ def _add(w: Work, *words: str) -> None:
     w.dyns = [*w.dyns, *([False] * len(words))]
 
 
-def mark(
-    w: Work, env: dict[str, str | None], here: str | None, settings: list[tuple[str, str | None]]
-) -> None:
+def mark(w: Work, env: Vars, here: str | None, settings: list[tuple[str, str | None]]) -> None:
     """Add to ``git SUB …`` the words that say what it destroys."""
     argv = w.argv
     sub = argv[1]
@@ -114,7 +112,7 @@ def mark(
             _add(w, f"--overwrites-branch={name}")
 
 
-def _text(path: str, env: dict[str, str | None], here: str) -> tuple[bool, str | None]:
+def _text(path: str, env: Vars, here: str) -> tuple[bool, str | None]:
     """(known, text) of a file the command reads: written earlier on the line, or on disk."""
     from dcg.shell import gitconfig, gitsources
 
@@ -128,13 +126,11 @@ def _text(path: str, env: dict[str, str | None], here: str) -> tuple[bool, str |
     return text is not None, text
 
 
-def _patch(path: str, env: dict[str, str | None], here: str) -> str:
+def _patch(path: str, env: Vars, here: str) -> str:
     return _text(path, env, here)[1] or ""
 
 
-def _update_ref(
-    w: Work, env: dict[str, str | None], here: str | None, opts: list[str], ops: list[str]
-) -> None:
+def _update_ref(w: Work, env: Vars, here: str | None, opts: list[str], ops: list[str]) -> None:
     if "--stdin" in opts:
         fed = w.stdin if w.stdin is not None else w.fed
         if fed is not None:  # a here-string, a heredoc, echo or printf piped in

@@ -124,7 +124,9 @@ def judge(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
     if work.hooks:
         for path in work.hooks[:32]:
             shown = f"git hook {path}"
-            if shown in ctx.via or any(k in ctx.env for k in runtext.keys_of(path, ctx)):
+            if shown in ctx.via or any(
+                k in ctx.env.state.files for k in runtext.keys_of(path, ctx)
+            ):
                 continue  # being read (a hook's own git command), or written on this line
             try:
                 with open(path, encoding="utf-8", errors="replace") as f:
@@ -142,16 +144,15 @@ def judge(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
             out.extend(c for c in found if c.argv[:1] != (_OPAQUE,))
 
 
-FILE = "\x00file:"  # dcg.shell.runtext.FILE
 EDIT = "\x00edit:"  # dcg.shell.edits.EDIT
 
 
 def written_hooks(
-    w: Work, env: dict[str, str | None], settings: list[tuple[str, str | None]], here: str | None
+    w: Work, env: Vars, settings: list[tuple[str, str | None]], here: str | None
 ) -> None:
     """A hook file written earlier on the line (``.git/hooks``, ``core.hooksPath``; copied,
     linked, fed from stdin) runs when git reaches it: judge its text."""
-    keys = [k for k in env if k.startswith(FILE)]
+    keys = list(env.state.files)
     if not keys:
         return
     from dcg.shell import gitsources
@@ -162,13 +163,13 @@ def written_hooks(
     full_dirs = [os.path.normpath(d) for d in dirs(here, settings)] if here else []
     texts: dict[str, str | None] | None = None
     for key in keys:
-        path = key[len(FILE) :]
+        path = key
         rel = path[2:] if path.startswith("./") else path
         where = gitsources.absolute(env, path)
         if not (any(rel.startswith(d) or ("/" + d) in rel for d in rel_dirs)
                 or os.path.dirname(where) in full_dirs):  # fmt: skip
             continue
-        text = env[key]
+        text = env.state.files[key]
         if text is not None and text.startswith(EDIT):
             from dcg.shell import edits
 

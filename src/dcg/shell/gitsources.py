@@ -12,14 +12,15 @@ from __future__ import annotations
 
 from dcg import oslite as os
 from dcg.shell.limits import cache
+from dcg.shell.state import BASE as _BASE
+from dcg.shell.state import CWD as _CWD
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-FILE = "\x00file:"  # dcg.shell.runtext.FILE: a file written earlier on the line
-_CWD = "\x00cwd"
-_BASE = "\x00base"
+    from dcg.shell.state import Vars
+
 # The variables that choose git's config files.
 NAMES = ("HOME", "XDG_CONFIG_HOME", "GIT_CONFIG_GLOBAL", "GIT_CONFIG_SYSTEM",
          "GIT_CONFIG_NOSYSTEM", "GIT_CONFIG", "GIT_DIR")  # fmt: skip
@@ -30,7 +31,7 @@ def files(
     start: str | None,
     git_dir: str | None,
     settings: list[tuple[str, str | None]],
-    env: dict[str, str | None],
+    env: Vars,
 ) -> tuple[list[tuple[str, str]], str]:
     """``(entries, why)``: the config entries the command sees (lowest precedence first)
     and, when some file cannot be known, why ("" otherwise).
@@ -41,7 +42,7 @@ def files(
 
     chosen = tuple(variable(name) for name in NAMES)
     memo_key = None
-    if not any(k.startswith(FILE) for k in env):  # nothing written on the line: the disk
+    if not env.state.files:  # nothing written on the line: the disk
         memo_key = (start, git_dir, tuple(settings), chosen)
         if memo_key in _FILES:
             return _FILES[memo_key]
@@ -61,7 +62,7 @@ def _files(
     start: str | None,
     git_dir: str | None,
     settings: list[tuple[str, str | None]],
-    env: dict[str, str | None],
+    env: Vars,
 ) -> tuple[list[tuple[str, str]], str]:
     from dcg.shell import gitconfig
 
@@ -89,20 +90,20 @@ def _files(
     return entries, ""
 
 
-def written(env: dict[str, str | None]) -> dict[str, str | None]:
+def written(env: Vars) -> dict[str, str | None]:
     """What files written earlier on the line will hold, by absolute normalised path."""
-    keys = [k for k in env if k.startswith(FILE)]
-    if not keys:
+    files = env.state.files
+    if not files:
         return {}
     here = _here(env)
     out: dict[str, str | None] = {}
-    for key in keys:
-        where = absolute(env, key[len(FILE) :])
-        out[where] = _text(env[key], where, env, here)
+    for key, value in files.items():
+        where = absolute(env, key)
+        out[where] = _text(value, where, env, here)
     return out
 
 
-def _here(env: dict[str, str | None]) -> str:
+def _here(env: Vars) -> str:
     here = env.get(_BASE) or "/"
     moved = env.get(_CWD)
     if moved and not moved.startswith("\x00"):  # `cd` earlier on the line
@@ -110,7 +111,7 @@ def _here(env: dict[str, str | None]) -> str:
     return here
 
 
-def absolute(env: dict[str, str | None], path: str) -> str:
+def absolute(env: Vars, path: str) -> str:
     """The absolute, normalised path a file written on the line (``FILE`` key) names."""
     home = os.environ.get("HOME") or ""
     if home and (path == "~" or path.startswith("~/")):  # the shell expanded it
@@ -118,7 +119,7 @@ def absolute(env: dict[str, str | None], path: str) -> str:
     return os.path.normpath(path if os.path.isabs(path) else os.path.join(_here(env), path))
 
 
-def _text(value: str | None, where: str, env: dict[str, str | None], here: str) -> str | None:
+def _text(value: str | None, where: str, env: Vars, here: str) -> str | None:
     from dcg.shell import edits, gitconfig
 
     if value is None:
@@ -131,14 +132,12 @@ def _text(value: str | None, where: str, env: dict[str, str | None], here: str) 
     if value.startswith("\x00copy:"):
         source = value[len("\x00copy:") :]
         full = os.path.normpath(source if os.path.isabs(source) else os.path.join(here, source))
-        key = FILE + source
-        if key not in env:  # `ln -s "$PWD/h.sh" …` of a file written as h.sh
-            key = next(
-                (k for k in env if k.startswith(FILE) and absolute(env, k[len(FILE) :]) == full),
-                key,
-            )
-        if key in env:
-            inner = env[key]
+        files = env.state.files
+        key = source
+        if key not in files:  # `ln -s "$PWD/h.sh" …` of a file written as h.sh
+            key = next((k for k in files if absolute(env, k) == full), key)
+        if key in files:
+            inner = files[key]
             return None if inner is None or inner.startswith("\x00") else inner
         return gitconfig._read(full)
     if value.startswith("\x00"):  # downloaded, or a program's output

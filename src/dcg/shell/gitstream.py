@@ -16,12 +16,12 @@ from dcg.shell.words import Heredoc
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from dcg.shell.command import Command
     from dcg.shell.parser import Simple
     from dcg.shell.state import Vars
     from dcg.shell.unwrap import Work
     from dcg.shell.words import Word
 
-FILE = "\x00file:"  # dcg.shell.runtext.FILE
 FORWARD = "\x00worktree-diff"  # what a file written by `git diff > p` holds
 REVERSED = "\x00worktree-diff-reversed"  # `git diff -R > p`
 _GLOBAL_VALUED = frozenset(("-c", "-C", "--git-dir", "--work-tree", "--namespace",
@@ -86,9 +86,9 @@ def substituted(word: Word, made: tuple[str, ...], env: Vars) -> None:
     if len(parts) == 1 and parts[0][2] == "<(…)":
         found = marker(made) if made else None
         if found is None:
-            env.pop(FILE + "<(…)", None)
+            env.state.files.pop("<(…)", None)
         else:
-            env[FILE + "<(…)"] = found
+            env.state.files["<(…)"] = found
     elif word.assign and len(parts) == 2 and parts[1][0] == "c":
         if made and sense(made):
             env.state.outputs[word.assign] = "\x00".join(made)
@@ -159,24 +159,25 @@ def _apply_reverse(argv: list[str]) -> bool:
     return False
 
 
-def _written(path: str, env: dict[str, str | None]) -> str | None:
+def _written(path: str, env: Vars) -> str | None:
     """What the line wrote to ``path`` (however spelled: ``p``, ``./p``, ``$PWD/p``),
     following copies (``cp a b``, ``cat a > b``, ``ln -s a b``)."""
     from dcg.shell.gitsources import absolute
 
     for _ in range(8):
-        key = FILE + path
-        if key not in env:
+        files = env.state.files
+        key = path
+        if key not in files:
             full = absolute(env, path)
-            key = next((k for k in env if k.startswith(FILE) and absolute(env, k[6:]) == full), key)
-        value = env.get(key)
+            key = next((k for k in files if absolute(env, k) == full), key)
+        value = files.get(key)
         if value is None or not value.startswith("\x00copy:"):
             return value
         path = value[len("\x00copy:") :]
     return None
 
 
-def _file_sense(path: str, env: dict[str, str | None], here: str, reverse: bool) -> bool:
+def _file_sense(path: str, env: Vars, here: str, reverse: bool) -> bool:
     """Whether applying the file ``path`` (``reverse``: in reverse) undoes uncommitted work."""
     value = _written(path, env)
     if value in (FORWARD, REVERSED):
@@ -202,11 +203,15 @@ def _restores_index(patch: str, here: str) -> bool:
     return gitpatch.restores_index(patch, top, git_dir)
 
 
-def undoes_work(
-    w: Work, env: dict[str, str | None], here: str | None, files: list[str], reverse: bool
-) -> bool:
+def undoes_work(w: Work, env: Vars, here: str | None, files: list[str], reverse: bool) -> bool:
     """Whether the patch ``w`` applies (``files``, else its input) undoes uncommitted work."""
     want = 1 if reverse else -1  # a forward diff reversed, or a reversed diff applied
+    if not files and w.feeder in ("ls", "echo") and any(v[:5] == "xargs" for v in w.via):
+        files = [a for a in w.feeder_argv[1:] if a[:1] != "-"]  # `ls *.patch | xargs …`
+    if any("*" in f or "?" in f or "[" in f for f in files):  # `git apply -R *.patch`
+        from dcg.shell import patchsets
+
+        files = patchsets.files(files, env, here)
     if files:
         return here is not None and any(_file_sense(f, env, here, reverse) for f in files)
     if w.source and sense(w.source):
@@ -221,7 +226,7 @@ def undoes_work(
     return False
 
 
-def apply(w: Work, env: dict[str, str | None], here: str | None) -> None:
+def apply(w: Work, env: Vars, here: str | None) -> None:
     """``git apply [-R] [FILE…]``: marked ``--worktree-diff`` when it undoes work."""
     argv = w.argv
     if "--worktree-diff" in argv:
@@ -242,7 +247,7 @@ def apply(w: Work, env: dict[str, str | None], here: str | None) -> None:
         w.dyns = [*w.dyns, False]
 
 
-def patch(w: Work, env: dict[str, str | None], here: str | None) -> None:
+def patch(w: Work, env: Vars, here: str | None) -> None:
     """``git diff | patch -R``, ``patch -R < p.diff``, ``patch -i p.diff`` of ``git diff -R``:
     a patch that undoes the uncommitted changes is marked ``--worktree-diff``."""
     argv = w.argv
@@ -282,3 +287,35 @@ def patch(w: Work, env: dict[str, str | None], here: str | None) -> None:
     if undoes_work(w, env, here, [f for f in files if f], reverse):
         w.argv = [*w.argv, "--worktree-diff"]
         w.dyns = [*w.dyns, False]
+
+
+def reverses(argv: tuple[str, ...] | list[str]) -> bool:
+    """``git apply -R`` or ``patch -R`` (however the options are spelled)."""
+    if list(argv[:2]) == ["git", "apply"]:
+        return _apply_reverse(list(argv))
+    return list(argv[:1]) == ["patch"] and any(
+        a in ("-R", "--reverse") or (a[:1] == "-" and a[1:2] != "-" and "R" in a) for a in argv[1:]
+    )
+
+
+def find_reversals(work: Work, out: list[Command], mark: int, env: Vars) -> None:
+    """A find whose matches reach ``git apply -R``/``patch -R`` (``-exec``, ``| xargs``):
+    each file find can hand over is judged as that patch; one that takes back uncommitted
+    work is emitted as ``git apply -R FILE --worktree-diff``."""
+    emitted = [c for c in out[mark:] if c.argv and reverses(c.argv)]
+    if not emitted or any("--worktree-diff" in c.argv for c in emitted):
+        return
+    find = work.argv if work.argv[:1] == ["find"] else work.feeder_argv
+    if find[:1] != ["find"]:
+        return
+    from dcg.shell import patchsets
+    from dcg.shell.command import Command
+
+    cwd = patchsets.here(env)
+    if cwd is None:
+        return
+    for path in patchsets.matches(find, env, cwd):
+        if _file_sense(path, env, cwd, True):
+            via = (*work.via, "find feeding a reversed patch")
+            out.append(Command(("git", "apply", "-R", path, "--worktree-diff"), via=via))
+            return

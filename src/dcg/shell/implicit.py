@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from dcg import oslite as os
 from dcg.shell import edits, runtext, scripts
+from dcg.shell.state import CWD
 
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
 
@@ -27,8 +28,6 @@ if TYPE_CHECKING:
     from dcg.shell.runtext import Ctx, Walker
     from dcg.shell.unwrap import Work
 
-FILE = runtext.FILE
-CWD = runtext.CWD
 
 # What each program loads besides its operands: the name of the reader below.
 PROGRAMS: dict[str, str] = {
@@ -285,8 +284,8 @@ def _requirements(path: str, ctx: Ctx) -> list[str]:
     files = ctx.files
     where = scripts.where(files, path, ctx.env.get(CWD)) if files is not None else None
     text = scripts.read(files, where) if files is not None and where is not None else None
-    for key in (FILE + path, FILE + os.path.normpath(path)):  # written earlier on the line
-        text = ctx.env.get(key, text)
+    for key in (path, os.path.normpath(path)):  # written earlier on the line
+        text = ctx.env.state.files.get(key, text)
     found: list[str] = []
     for line in (text if text and text != scripts.TOO_BIG else "").splitlines()[:500]:
         words = line.partition(" #")[0].split()
@@ -370,9 +369,9 @@ def _node_candidates(spec: str, ctx: Ctx) -> list[str]:
     out += [base + ext for ext in (".js", ".cjs", ".mjs")]
     main = "index.js"
     got = None
-    for k in (FILE + base + "/package.json", FILE + os.path.normpath(base + "/package.json")):
-        if k in ctx.env:
-            got = ctx.env[k]
+    for k in (base + "/package.json", os.path.normpath(base + "/package.json")):
+        if k in ctx.env.state.files:
+            got = ctx.env.state.files[k]
             if got is not None and got.startswith(edits.EDIT):  # `npm pkg set main=x.js`
                 disk = runtext.on_disk(base + "/package.json", ctx)
                 ops = got[len(edits.EDIT) :].split("\x1e")

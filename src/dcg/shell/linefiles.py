@@ -3,7 +3,7 @@
 ``echo '…' > x.sh``, ``cat <<EOF > x.sh``, ``… | tee x.sh``, ``cp a.sh x.sh``, ``>> Makefile``,
 ``sed -i … build.sh``, ``npm pkg set scripts.x=…``: the walker calls :func:`remember_written`
 for each such command and the text (or the edit on the disk's text, or None when it cannot
-be known) is kept in the line's environment under ``FILE + path`` for
+be known) is kept in the walker state's ``files`` table (path -> text) for
 :func:`dcg.shell.runtext.written`. :func:`modules` finds the module an interpreter's
 ``-m``/``import``/``require`` loads from the project.
 """
@@ -13,6 +13,8 @@ from __future__ import annotations
 from dcg import oslite as os
 from dcg.shell import edits, opaque, runtext, scripts
 from dcg.shell.parser import OPAQUE
+from dcg.shell.state import BASE as _START
+from dcg.shell.state import CWD
 from dcg.shell.static import piped_text
 from dcg.shell.unwrap import normalize
 
@@ -22,10 +24,8 @@ if TYPE_CHECKING:
     from dcg.shell.command import Command
     from dcg.shell.parser import Simple
     from dcg.shell.runtext import Ctx, Walker
+    from dcg.shell.state import Vars
     from dcg.shell.unwrap import Work
-
-FILE = runtext.FILE
-CWD = runtext.CWD
 
 
 def modules(lang: str, work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
@@ -105,9 +105,7 @@ def imports(code: str) -> list[str]:
 _COPIERS = frozenset(("cp", "mv", "install", "ln", "rsync"))
 
 
-def remember_written(
-    simple: Simple, redirects: list[tuple[str, str]], env: dict[str, str | None]
-) -> None:
+def remember_written(simple: Simple, redirects: list[tuple[str, str]], env: Vars) -> None:
     """`echo '…' > x.sh`, `cat <<EOF > x.sh`, `… | tee x.sh`, `cp a.sh x.sh`: remember
     what x.sh will hold (None: text dcg cannot know), for a later `sh x.sh` on the line."""
     argv = simple.fields
@@ -162,7 +160,7 @@ def remember_written(
             src = args[0]
             if symbolic and src[:1] not in ("/", "~"):  # a link's target: from its directory
                 src = os.path.normpath(os.path.join(os.path.dirname(args[1]), src))
-            env[FILE + args[1]] = env.get(FILE + src, "\x00copy:" + src)
+            env.state.files[args[1]] = env.state.files.get(src, "\x00copy:" + src)
         text = piped_text(simple)
     elif name in ("dd", "sponge"):  # what is fed in: `… | dd of=x.sh`, `sponge x.sh`
         infile = next((a[3:] for a in argv[1:] if a.startswith("if=")), "")
@@ -176,6 +174,9 @@ def remember_written(
         else:
             append = "-a" in argv[1:]
             written += [(a, append) for a in argv[1:] if a[:1] != "-"]
+    elif name == "zip" or argv[1:3] == ["-m", "zipapp"]:  # an archive Python can run
+        written += [(a, False) for a in _archives(argv)]
+        text = None
     elif name in opaque.COMPILERS:
         compiled(name, argv, env, simple)
         text = piped_text(simple)
@@ -195,9 +196,9 @@ def remember_written(
         name == "cat"
         and len([a for a in argv[1:] if a[:1] != "-"]) == 1
         and not any(append for _, append in written)
-        and FILE + next(a for a in argv[1:] if a[:1] != "-") in env
+        and next(a for a in argv[1:] if a[:1] != "-") in env.state.files
     ):
-        text = env[FILE + next(a for a in argv[1:] if a[:1] != "-")]  # `cat a > b`: a's text
+        text = env.state.files[next(a for a in argv[1:] if a[:1] != "-")]  # `cat a > b`: a's text
     else:
         text = piped_text(simple)
         if name in EDITORS:
@@ -208,7 +209,9 @@ def remember_written(
         elif text is None:
             _store(env, target, None)
         else:  # appended to what the file holds: on disk, or written earlier on the line
-            old = env.get(FILE + target, env.get(FILE + os.path.normpath(target), edits.EDIT))
+            old = env.state.files.get(
+                target, env.state.files.get(os.path.normpath(target), edits.EDIT)
+            )
             added = text if text.endswith("\n") else text + "\n"
             _store(env, target, edits.record(old, "a" + added))
 
@@ -216,7 +219,23 @@ def remember_written(
 COMPILED = runtext.COMPILED
 
 
-def compiled(name: str, argv: list[str], env: dict[str, str | None], simple: Simple) -> None:
+def _archives(argv: list[str]) -> list[str]:
+    """The archive ``zip ARCHIVE …`` (``.zip`` added to a name without one) or ``python3 -m
+    zipapp SRC [-o OUT]`` (``SRC.pyz`` by default) writes: what it holds is not known."""
+    args = argv[3:] if argv[1:3] == ["-m", "zipapp"] else argv[1:]
+    if argv[1:3] != ["-m", "zipapp"]:
+        name = next((a for a in args if a[:1] != "-"), "")
+        return [name if "." in name.rpartition("/")[2] else name + ".zip"] if name else []
+    for k, a in enumerate(args):
+        if a in ("-o", "--output") and k + 1 < len(args):
+            return [args[k + 1]]
+        if a.startswith("--output="):
+            return [a[9:]]
+    src = next((a for a in args if a[:1] != "-"), "")
+    return [src.rstrip("/") + ".pyz"] if src else []
+
+
+def compiled(name: str, argv: list[str], env: Vars, simple: Simple) -> None:
     """``gcc x.c -o x``, ``cc x.c`` (a.out), ``rustc x.rs`` (x), ``javac X.java`` (X.class),
     ``go build -o x``: a program built from a source written earlier on the line holds code
     dcg cannot see; running it is opaque when that source names a guarded tool."""
@@ -240,7 +259,7 @@ def compiled(name: str, argv: list[str], env: dict[str, str | None], simple: Sim
         _store(env, target, None if stdin and fed is None else COMPILED + sources[0])
 
 
-def _patched(simple: Simple, redirects: list[tuple[str, str]], env: dict[str, str | None]) -> None:
+def _patched(simple: Simple, redirects: list[tuple[str, str]], env: Vars) -> None:
     """``patch -p0 < p.diff``, ``… | git apply``: the files a diff the line knows changes
     hold text dcg does not compute (a later ``make`` reading one is opaque)."""
     argv = simple.fields
@@ -250,7 +269,7 @@ def _patched(simple: Simple, redirects: list[tuple[str, str]], env: dict[str, st
         names += [a for a in argv[2 if argv[0] == "git" else 1 :] if a[:1] != "-"]
         for n in names:
             if _written_here(n, env):
-                diff = env.get(FILE + n, env.get(FILE + os.path.normpath(n)))
+                diff = env.state.files.get(n, env.state.files.get(os.path.normpath(n)))
                 break
     if not diff or diff.startswith("\x00"):
         return
@@ -266,8 +285,8 @@ def _patched(simple: Simple, redirects: list[tuple[str, str]], env: dict[str, st
                 _store(env, path, None)
 
 
-def _written_here(path: str, env: dict[str, str | None]) -> bool:
-    return FILE + path in env or FILE + os.path.normpath(path) in env
+def _written_here(path: str, env: Vars) -> bool:
+    return path in env.state.files or os.path.normpath(path) in env.state.files
 
 
 EDITORS = opaque.EDITORS
@@ -282,13 +301,13 @@ def _fed(simple: Simple) -> str | None:
     return piped_text(pipe) if pipe is not None and pipe is not OPAQUE else None
 
 
-def _store(env: dict[str, str | None], target: str, text: str | None) -> None:
-    env[FILE + target] = text
+def _store(env: Vars, target: str, text: str | None) -> None:
+    env.state.files[target] = text
     for key in runtext.line_keys(env, target):
-        env[FILE + key] = text
+        env.state.files[key] = text
 
 
-def _edited(name: str, argv: list[str], stdin: str | None, env: dict[str, str | None]) -> None:
+def _edited(name: str, argv: list[str], stdin: str | None, env: Vars) -> None:
     """Record what an in-place editor does to the files it edits."""
     if name in ("npm", "pnpm"):
         i, where = 1, ""
@@ -305,7 +324,9 @@ def _edited(name: str, argv: list[str], stdin: str | None, env: dict[str, str | 
                 key, eq, value = pair.partition("=")
                 if eq and not key.startswith("-"):
                     key = key.replace("[", ".").replace("]", "").replace('"', "").replace("'", "")
-                    old = env.get(FILE + path, env.get(FILE + os.path.normpath(path), edits.EDIT))
+                    old = env.state.files.get(
+                        path, env.state.files.get(os.path.normpath(path), edits.EDIT)
+                    )
                     _store(env, path, edits.record(old, f"p{key}\x1f{value}"))
         return
     if name in ("sed", "gsed"):
@@ -313,7 +334,7 @@ def _edited(name: str, argv: list[str], stdin: str | None, env: dict[str, str | 
         if found is not None and "i" in found[2]:
             scripts_, files, flags = found
             for f in files:
-                old = env.get(FILE + f, env.get(FILE + os.path.normpath(f), edits.EDIT))
+                old = env.state.files.get(f, env.state.files.get(os.path.normpath(f), edits.EDIT))
                 op = "s" + flags + "\x1f" + "\x1f".join(scripts_)
                 _store(env, f, None if "f" in flags else edits.record(old, op))
         return
@@ -327,7 +348,6 @@ def _edited(name: str, argv: list[str], stdin: str | None, env: dict[str, str | 
 # A path `mv` or `ln -s` made earlier on the line -> the path whose content it now holds:
 # `mv src node_modules; rm -rf node_modules` deletes src, `ln -s ~/proj /tmp/p; rm -rf
 # /tmp/p/` deletes ~/proj, whatever exemption the made path's name would have.
-MOVED = "\x00moved:"
 _DELETERS = frozenset(("rm", "rimraf", "rmdir", "unlink", "shred", "find", "srm"))
 
 
@@ -377,7 +397,7 @@ def _move_args(argv: list[str], target_opt: bool = True) -> list[str]:
     return [*args, dest] if dest is not None else args
 
 
-def _place(path: str, env: dict[str, str | None]) -> str:
+def _place(path: str, env: Vars) -> str:
     """Where ``path`` is, as far as the line tells: against the directory the line moved
     to and the payload's, ``$TMPDIR``/``$HOME``/``~`` as the hook's environment has them
     (``mv src "$TMPDIR/x"; cd "$TMPDIR" && rm -rf x`` names one place twice)."""
@@ -397,26 +417,20 @@ def _place(path: str, env: dict[str, str | None]) -> str:
     return _norm(path)
 
 
-_START = "\x00base"  # the payload's cwd (dcg.shell.shellvars.START)
-
-
-def _moved(args: list[str], env: dict[str, str | None]) -> None:
+def _moved(args: list[str], env: Vars) -> None:
     if len(args) < 2:
         return
     dest = _place(args[-1], env)
-    env[MOVED + dest] = "\x1f".join(_place(a, env) for a in args[:-1])
-    env[MOVED] = "1"
+    env.state.moved[dest] = "\x1f".join(_place(a, env) for a in args[:-1])
 
 
-def stands_for(work: Work, env: dict[str, str | None]) -> None:
+def stands_for(work: Work, env: Vars) -> None:
     """Add to a deletion the paths whose content its targets hold since an earlier ``mv`` or
     ``ln -s`` on the line, so that they are judged as the deletion's targets too."""
     argv = work.argv
     if argv[0] not in _DELETERS:
         return
-    made = [
-        (k[len(MOVED) :], v) for k, v in env.items() if k.startswith(MOVED) and v and k != MOVED
-    ]
+    made = [(k, v) for k, v in env.state.moved.items() if v]
     extra: list[str] = []
     first = 0
     for k in range(1, len(argv)):

@@ -20,7 +20,6 @@ if TYPE_CHECKING:
     from dcg.shell.command import Command
     from dcg.shell.runtext import Ctx, Walker
 
-FILE = runtext.FILE
 # The file names each language loads as modules.
 EXTS = {
     "python": (".py",),
@@ -43,7 +42,7 @@ def written_modules(lang: str, ctx: Ctx) -> list[str]:
     exts = EXTS.get(lang)
     if not exts:
         return []
-    return [k[len(FILE) :] for k in ctx.env if k.startswith(FILE) and k.endswith(exts)]
+    return [k for k in ctx.env.state.files if k.endswith(exts)]
 
 
 def names(lang: str, code: str, path: str) -> bool:
@@ -78,7 +77,7 @@ def follow(lang: str, code: str, ctx: Ctx, out: list[Command], walker: Walker) -
         why = f"{lang} code loads a module by a name computed at run time ({loader}…), after "
         walker.emit(why + "modules were written on this line", ctx, out)
     if lang == "python" and "addsitedir" in code:  # a site directory's .pth import lines run
-        for path in [k[len(FILE) :] for k in ctx.env if k.startswith(FILE) and k.endswith(".pth")]:
+        for path in [k for k in ctx.env.state.files if k.endswith(".pth")]:
             _, text, shown = runtext.written(path, ctx, out, walker)
             lines = [
                 ln for ln in (text or "").splitlines() if ln.startswith(("import ", "import\t"))
@@ -100,7 +99,7 @@ _LOADERS = {
 
 def _wanted(path: str, ctx: Ctx) -> bool:
     """Whether the text the line gave ``path`` is unknown or names a guarded tool."""
-    text = ctx.env.get(FILE + path)
+    text = ctx.env.state.files.get(path)
     return text is None or ctx.files is None or bool(ctx.files.wanted(text))
 
 
@@ -167,7 +166,7 @@ def test_runner(lang: str, argv: list[str], ctx: Ctx, out: list[Command], walker
         wanted = [a for a in argv[argv.index("--test") + 1 :] if not a.startswith("-")]
         patterns = _NODE_TESTS
     paths: list[str] = []
-    for path in [k[len(FILE) :] for k in ctx.env if k.startswith(FILE) and k.endswith(exts)]:
+    for path in [k for k in ctx.env.state.files if k.endswith(exts)]:
         norm = os.path.normpath(path)
         if wanted:
             hit = any(os.path.normpath(w) == norm or w.rpartition(".")[0] == norm.rpartition(".")[0]

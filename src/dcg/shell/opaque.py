@@ -158,3 +158,37 @@ def unseen_stdin(redirects: list[tuple[str, str]], via: tuple[str, ...], env: Va
     if via[-1:] == (">(…)",) or env.state.stdin:
         return True
     return any(op in ("<&", "0<&") and path not in ("0", "-") for op, path in redirects)
+
+
+# Compiled source written on the line and run: code dcg does not read. It is opaque when it
+# can act beyond itself: it names a guarded tool (a pack keyword that is a word; shell
+# syntax such as `[`, `*`, `<`, `$` and words every program uses are no sign), or it calls
+# what runs a program or deletes a file.
+_CODE_WORDS = frozenset(("let", "make", "node", "system", "local ", "task", "just", "declare",
+                         "typeset", "source", "shell", "inv ", "ex ", "vi "))  # fmt: skip
+_ACTIONS = ("system(", "system (", "exec", "popen", "spawn", "fork", "processbuilder",
+            "getruntime", "command::new", "unlink", "rmdir", "remove", "nftw",
+            "fts_open", "syscall", "dlopen", "asm", "truncate", "rename", "os/exec")  # fmt: skip
+_TOOL_WORDS: list[frozenset[str]] = []
+
+
+def acts(text: str) -> bool:
+    """Whether compiled source can act beyond itself (runs a program, deletes, names a
+    guarded tool); ordinary code (`int a[3]`, `args[0]`, `make([]int, 3)`) does not."""
+    from dcg.keywords import has_keyword, scan_text
+
+    scan = scan_text(text)
+    if any(a in scan for a in _ACTIONS):
+        return True
+    if not _TOOL_WORDS:
+        from dcg.packs import KEYWORDS
+
+        _TOOL_WORDS.append(
+            frozenset(
+                k
+                for ks in KEYWORDS.values()
+                for k in ks
+                if k[:1].isalnum() and k not in _CODE_WORDS
+            )
+        )
+    return any(has_keyword(scan, k) for k in _TOOL_WORDS[0] if k in scan)

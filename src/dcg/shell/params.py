@@ -13,9 +13,9 @@ Prompt expansion ``${x@P}`` and a subscript met through indirection or a nameref
 (``x='a[$(…)]'; ${!x}``) run code: its text is queued in the walker state's ``runs`` for the
 walker to judge as commands.
 
-Arrays live in the walker's variable table under ``ARRAY + name`` as ``key\\x1evalue``
-entries joined by ``\\x1f`` (:func:`get_array`, :func:`put_array`); an element dcg
-cannot know holds :data:`UNKNOWN`. Namerefs are ``NAMEREF + name`` → target.
+Arrays live in the walker state's ``arrays`` table as ``key\\x1evalue`` entries joined
+by ``\\x1f`` (:func:`get_array`, :func:`put_array`); an element dcg cannot know holds
+:data:`UNKNOWN`. Namerefs are its ``refs`` table: name → target.
 """
 
 from __future__ import annotations
@@ -23,8 +23,6 @@ from __future__ import annotations
 from dcg.shell import patterns
 from dcg.shell.shellvars import positional_args
 
-ARRAY = "\x00arr:"
-NAMEREF = "\x00nref:"
 UNKNOWN = "\x00?"
 _NAME0 = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_")
 _NAME = _NAME0 | frozenset("0123456789")
@@ -36,7 +34,7 @@ if TYPE_CHECKING:
 
 def get_array(env: Env, name: str) -> list[tuple[str, str]] | None:
     """The (key, value) entries of array ``name`` set on the line, None when it is none."""
-    raw = env.get(ARRAY + name)
+    raw = env.state.arrays.get(name)
     if raw is None:
         return None
     if not raw:
@@ -48,7 +46,7 @@ def put_array(env: Env, name: str, entries: list[tuple[str, str]]) -> None:
     """Store ``entries`` as array ``name``; ``$name`` is its element 0 as in bash."""
     if any("\x1f" in v or "\x1e" in v for _, v in entries):
         entries = [(k, UNKNOWN) for k, _ in entries]
-    env[ARRAY + name] = "\x1f".join(f"{k}\x1e{v}" for k, v in entries)
+    env.state.arrays[name] = "\x1f".join(f"{k}\x1e{v}" for k, v in entries)
     first = dict(entries).get("0")
     env[name] = None if first == UNKNOWN else (first or "")
 
@@ -56,7 +54,7 @@ def put_array(env: Env, name: str, entries: list[tuple[str, str]]) -> None:
 def target(env: Env, name: str) -> str:
     """``name`` after its nameref chain (``declare -n r=x``: r stands for x)."""
     for _ in range(8):
-        nxt = env.get(NAMEREF + name)
+        nxt = env.state.refs.get(name)
         if not nxt:
             break
         name = nxt
@@ -88,7 +86,7 @@ def code_in(text: str, env: Env) -> None:
 def known(env: Env, name: str) -> bool:
     """Whether ``${name…}`` is one this module can evaluate (set on the line)."""
     name = target(env, name)
-    return name in env or ARRAY + name in env
+    return name in env or name in env.state.arrays
 
 
 def expand(raw: str, env: Env) -> tuple[list[str], bool] | None:
@@ -290,7 +288,7 @@ def operate(v: str, rest: str, env: Env, set_name: str = "") -> str | None:
         colon = op1 == ":"
         word = rest[2:] if colon else rest[1:]
         name = _leading_name(set_name)
-        is_set = v != "" or not (colon or UNSET + name in env)
+        is_set = v != "" or not (colon or name in env.state.unset)
         kind = rest[1] if colon else op1
         if kind == "+":
             return words(word, env) if is_set else ""
@@ -299,7 +297,7 @@ def operate(v: str, rest: str, env: Env, set_name: str = "") -> str | None:
         value = words(word, env)
         if kind == "=" and name:  # ${v:=x} assigns as well
             env[target(env, name)] = value
-            env.pop(UNSET + name, None)
+            env.state.unset.pop(name, None)
         return value
     if op1 == ":":
         off_text, sep, length_text = rest[1:].partition(":")
@@ -339,9 +337,6 @@ def words(text: str, env: Env) -> str | None:
             return None
         out.append(piece)
     return "".join(out)
-
-
-UNSET = "\x00unset:"  # a variable `unset` removed (empty, but ${v-x} gives x)
 
 
 def _leading_name(text: str) -> str:

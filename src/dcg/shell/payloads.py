@@ -205,7 +205,9 @@ def _container(w: Work) -> None:
     argv = w.argv
     name = normalize(argv[0])
     i = skip_options(argv, 1, "Hc", ("context", "host", "config", "log-level", "url"))
-    if i < len(argv) and argv[i] in ("compose", "container"):
+    if name.endswith("-compose"):  # docker-compose, podman-compose
+        i = skip_options(argv, 1, "fp", ("file", "project-name", "profile", "env-file"))
+    elif i < len(argv) and argv[i] in ("compose", "container"):
         i = skip_options(argv, i + 1, "fp", ("file", "project-name", "profile", "env-file"))
     if i < len(argv) and argv[i] == "run":
         from dcg.shell import detached
@@ -373,6 +375,8 @@ HANDLERS: dict[str, Callable[[Work], None]] = {
     "docker": _container,
     "podman": _container,
     "nerdctl": _container,
+    "docker-compose": _container,
+    "podman-compose": _container,
     "kubectl": _kubectl,
     "oc": _kubectl,
     "su": _su,
@@ -390,6 +394,8 @@ HANDLERS: dict[str, Callable[[Work], None]] = {
     "ed": _escape("ed"),
     "red": _escape("ed"),
     "sqlite3": _escape("sqlite"),
+    **{name: _escape("client") for name in ("psql", "mysql", "mariadb")},
+    "less": _escape("less"),
     **{name: _runner(name) for name in ("tmux", "screen", "crontab", "sed", "gsed")},
     **{name: _escape("tcl") for name in ("tclsh", "wish", "expect", "tclsh8.6", "jimsh")},
     "pypy": _PYTHON,
@@ -458,11 +464,17 @@ def may_run_a_file(w: Work, raw: str, env: Vars, funcs: Mapping[str, object]) ->
         or (name in COMMAND_FILES and reads_commands(w))
         or name.startswith(("python", "pip"))
         or env.state.npm_bin  # a package script's words
-        or "\x00file:node_modules/.bin/" + name in env  # `pnpm exec NAME`, `bunx NAME`
+        or "node_modules/.bin/" + name in env.state.files  # `pnpm exec NAME`, `bunx NAME`
         or ("/" in raw and not raw.endswith("/"))
         or name in funcs
+        or (bool(w.via) and w.via[-1] in SCRIPT_RUNNERS)  # `pdm run NAME`: dcg.shell.pyscripts
         or "BASH_ENV" in env  # every bash started from here on reads it: dcg.shell.startup
     )
+
+
+# Wrappers whose operand may name a script of the project's configuration rather than a
+# program (the rows of dcg.shell.pyscripts.TABLE).
+SCRIPT_RUNNERS = frozenset(("pdm run", "hatch run", "rye run"))
 
 
 # Tools that read commands from a file (sed -f, tmux source-file, sqlite3 < f / .read f);

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dcg import oslite as os
 from dcg.shell import runtext, scripts
 from dcg.shell.payloads import BUILD_TOOLS
+from dcg.shell.state import CWD
 
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
 
@@ -21,8 +22,7 @@ if TYPE_CHECKING:
     from dcg.shell.runtext import Ctx, Walker
     from dcg.shell.unwrap import Work
 
-FILE = runtext.FILE
-CWD = runtext.CWD
+
 # The line's environment marks a package script being judged: a command word there may be
 # a program of node_modules/.bin (npm puts it first on PATH).
 
@@ -91,7 +91,7 @@ def default_start(names: list[str], every: dict[str, object], ctx: Ctx, cwd: str
     if "start" not in names or "start" in every:
         return False
     path = os.path.join(cwd, "server.js") if cwd else "server.js"
-    if FILE + path in ctx.env or FILE + "./" + path in ctx.env:
+    if path in ctx.env.state.files or "./" + path in ctx.env.state.files:
         return True
     if ctx.files is None:
         return False
@@ -115,7 +115,7 @@ def npm_bin(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
     if "/" in name:
         return
     path = "node_modules/.bin/" + name
-    if FILE + path in ctx.env or FILE + "./" + path in ctx.env:
+    if path in ctx.env.state.files or "./" + path in ctx.env.state.files:
         runtext.judge("exec", path, f"node_modules/.bin/{name}", ctx, out, walker)
 
 
@@ -153,7 +153,7 @@ def npx(argv: list[str], ctx: Ctx, out: list[Command], walker: Walker) -> None:
 
         runfiles.judge(name, argv[i:], ctx, out, walker)
     path = "node_modules/.bin/" + name.rpartition("/")[2]
-    if FILE + path in ctx.env or FILE + "./" + path in ctx.env:
+    if path in ctx.env.state.files or "./" + path in ctx.env.state.files:
         runtext.judge("exec", path, f"npx {spec}", ctx, out, walker)
 
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from dcg import oslite as os
 from dcg.shell import runtext, scripts
+from dcg.shell.state import CWD
 
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
 
@@ -28,8 +29,7 @@ if TYPE_CHECKING:
     from dcg.shell.runtext import Ctx, Walker
     from dcg.shell.unwrap import Work
 
-FILE = runtext.FILE
-CWD = runtext.CWD
+
 MAX_ENTRIES = 2000  # directory entries looked at for one pytest run
 _INIS = (("pytest.ini", "pytest"), (".pytest.ini", "pytest"), ("pyproject.toml", ""),
          ("tox.ini", "pytest"), ("setup.cfg", "tool:pytest"))  # fmt: skip

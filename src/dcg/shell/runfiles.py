@@ -9,7 +9,8 @@ files on disk, not written on the line, are the project's own and are not judged
 
 from __future__ import annotations
 
-from dcg.shell import runtext
+from dcg.shell import opaque, runtext
+from dcg.shell.state import CWD
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -92,7 +93,7 @@ _FILE_OPTS = frozenset(("-f", "--file", "--rakefile", "-b", "--build-file", "--m
 def judge(name: str, argv: list[str], ctx: Ctx, out: list[Command], walker: Walker) -> None:
     """Judge the file ``name`` (``argv[0]``, or the package npx runs) runs when this line
     wrote or edited it."""
-    if not any(k.startswith(runtext.FILE) for k in ctx.env):
+    if not ctx.env.state.files:
         return
     if name in _SOURCE_RUNNERS:
         _sources(name, argv, ctx, out, walker)
@@ -140,10 +141,62 @@ def _sources(name: str, argv: list[str], ctx: Ctx, out: list[Command], walker: W
     named = {w.rpartition(".")[0] or w for w in words}
     for path in written:
         stem = path.rpartition("/")[2].rpartition(".")[0]
-        text = ctx.env.get(runtext.FILE + path)
-        if text is not None and ctx.files is not None and not ctx.files.wanted(text):
-            continue  # a source naming no guarded tool
+        text = ctx.env.state.files.get(path)
+        if text is not None and not opaque.acts(text):
+            continue  # a source that runs, deletes and names nothing guarded
         if name == "go" or stem in named or path in words:
             why = f"{name} runs {path}, written on this line in a language dcg does not read"
             walker.emit(why, ctx, out)
             return
+
+
+# Python runs a zip archive's __main__.py (`python3 app.pyz`, `python3 a.zip`).
+ARCHIVES = (".zip", ".pyz", ".pyzw")
+_MAX_MAIN = 256 * 1024
+
+
+def archive(path: str, ctx: Ctx, out: list[Command], walker: Walker) -> tuple[str | None, str]:
+    """The ``__main__.py`` Python runs from the zip archive ``path`` and how to name it.
+
+    An archive the line made (written on it, or not on disk before it: `zip`, `python -m
+    zipapp`) holds code dcg cannot see: that is an opaque finding.
+    """
+    from dcg import oslite as os
+    from dcg.shell import scripts
+
+    found, _, shown = runtext.written(path, ctx, out, walker)
+    files = ctx.files
+    where = None if found or files is None else scripts.where(files, path, ctx.env.get(CWD))
+    if where is None or not os.path.isfile(where):
+        if files is not None:
+            why = f"python runs the archive {path}, made on this line: code dcg cannot see"
+            walker.emit(why, ctx, out)
+        return None, shown if found else path
+    import zipfile
+
+    shown = scripts.display(where, files.cwd) if files is not None else path
+    try:
+        with zipfile.ZipFile(where) as z:
+            info = z.getinfo("__main__.py")
+            if info.file_size > _MAX_MAIN:
+                walker.emit(f"{shown}'s __main__.py is too large to read", ctx, out)
+                return None, shown
+            text = z.read(info).decode("utf-8", "replace")
+    except (OSError, KeyError, ValueError, zipfile.BadZipFile):
+        return None, shown
+    return text, f"{shown}:__main__.py"
+
+
+def zipped(path: str, ctx: Ctx) -> bool:
+    """``path`` is on disk and a zip archive (a zip app without the extension)."""
+    from dcg.shell import scripts
+
+    files = ctx.files
+    where = None if files is None else scripts.where(files, path, ctx.env.get(CWD))
+    if where is None:
+        return False
+    try:
+        with open(where, "rb") as f:
+            return f.read(4) == b"PK\x03\x04"
+    except OSError:
+        return False

@@ -15,6 +15,7 @@ from dcg import oslite as os
 from dcg.shell import cases, implicit, linefiles, payloads, pkgloads, runtext, scripts
 from dcg.shell.limits import bounded
 from dcg.shell.payloads import BUILD_TOOLS
+from dcg.shell.state import CWD
 
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
 
@@ -23,8 +24,7 @@ if TYPE_CHECKING:
     from dcg.shell.runtext import Ctx, Walker
     from dcg.shell.unwrap import Work
 
-FILE = runtext.FILE
-CWD = runtext.CWD
+
 _PKG = frozenset(("npm", "pnpm", "yarn", "bun"))
 _STARTUP = frozenset(("bash", "sh", "dash", "ash", "ksh", "mksh", "yash", "zsh"))
 _TASK_RUNNERS = frozenset(("task", "go-task", "nox", "invoke", "inv", "tox", "poe"))
@@ -68,6 +68,10 @@ def run(work: Work, raw: str, ctx: Ctx, out: list[Command], walker: Walker) -> b
         cases.call(name, work, ctx, out, walker)
         return False
     implicit.run(work, ctx, out, walker)
+    if work.via and work.via[-1] in payloads.SCRIPT_RUNNERS:
+        from dcg.shell import pyscripts
+
+        pyscripts.run(work, ctx, out, walker)
     if ctx.env.state.npm_bin or pkgloads.via_node_runner(work):
         pkgloads.npm_bin(work, ctx, out, walker)
     if name in _PKG and not _bun_file(work.argv):
@@ -110,13 +114,15 @@ def run(work: Work, raw: str, ctx: Ctx, out: list[Command], walker: Walker) -> b
         lang = scripts.interpreter_lang(name)
         if lang in ("python", "javascript", "ruby"):
             linefiles.modules(lang, work, ctx, out, walker)
-        if found is not None and any(k.startswith(FILE) for k in ctx.env):
+        if found is not None and ctx.env.state.files:
             # `echo … > x.sh && sh $(ls *.sh)`: which file runs is only known then.
             why = f"{name} runs a script named by {found[1]!r}, which dcg cannot expand"
             walker.emit(f"{why}, after files were written on this line", ctx, out)
         return False
     lang, path, start = found
-    text, shown = runtext.file_text(path, ctx, out, walker)
+    text, shown = _python_archive(path, ctx, out, walker) if lang == "python" else ("", "")
+    if not shown:
+        text, shown = runtext.file_text(path, ctx, out, walker)
     if text is None and lang == "python":  # `python3 DIR`: DIR/__main__.py runs
         text, shown = runtext.file_text(os.path.join(path, "__main__.py"), ctx, out, walker)
     if text is None:
@@ -474,3 +480,15 @@ def _just(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
     plan = jf.plan(found[1], recipe, shown)
     if plan:
         runtext.recipes(plan, shown, ctx, out, walker, "recipe", runtext.run_dir(ctx, directory))
+
+
+def _python_archive(
+    path: str, ctx: Ctx, out: list[Command], walker: Walker
+) -> tuple[str | None, str]:
+    """Python runs a zip archive's ``__main__.py`` (by its name, or its content on disk);
+    ("", "") when ``path`` is no archive."""
+    from dcg.shell import runfiles
+
+    if path.lower().endswith(runfiles.ARCHIVES) or runfiles.zipped(path, ctx):
+        return runfiles.archive(path, ctx, out, walker)
+    return "", ""

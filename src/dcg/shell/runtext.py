@@ -12,8 +12,9 @@ reads a project script or recipe once per line (a cycle is read once) and within
 from __future__ import annotations
 
 from dcg import oslite as os
-from dcg.shell import edits, scripts
+from dcg.shell import edits, opaque, scripts
 from dcg.shell.limits import bounded
+from dcg.shell.state import CWD
 
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
 
@@ -48,8 +49,6 @@ if TYPE_CHECKING:
         def text(self, code: str, ctx: Any, out: list[Command]) -> None: ...
 
 
-FILE = "\x00file:"  # the text a file was given earlier on the line (linefiles writes it)
-CWD = "\x00cwd"
 COMPILED = "\x00compiled:"  # the value of a program built from a source: that source
 
 
@@ -89,9 +88,9 @@ def glob_first(pattern: str, ctx: Ctx) -> str | None:
 
     hits: set[str] = set()
     for key in line_keys(ctx.env, pattern)[1:] or line_keys(ctx.env, pattern):
-        for k in ctx.env:
-            if k.startswith(FILE) and path_match("/" + key, "/" + k[len(FILE) :]):
-                hits.add(k[len(FILE) :])
+        for k in ctx.env.state.files:
+            if path_match("/" + key, "/" + k):
+                hits.add(k)
     files = ctx.files
     where = scripts.where(files, pattern, ctx.env.get(CWD)) if files is not None else None
     if where is not None and files is not None:
@@ -107,10 +106,11 @@ def written(
     """``(found, text, shown)``: found when ``path`` was written or edited earlier on the
     line; text None when what it holds cannot be known (the finding is emitted)."""
     env = ctx.env
+    files = env.state.files
     for key in keys_of(path, ctx):
-        if key not in env:
+        if key not in files:
             continue
-        text = env[key]
+        text = files[key]
         shown = f"{path} (written on this line)"
         if text is not None and text.startswith(edits.EDIT):
             disk = on_disk(path, ctx)
@@ -125,9 +125,9 @@ def written(
             return True, None, path  # a downloaded installer: the documented known limit
         if text.startswith(COMPILED):  # a program built from a source written on the line
             src = text[len(COMPILED) :]  # its path, or "\x1e" and the text fed on stdin
-            source = src[1:] if src[:1] == "\x1e" else env.get(FILE + src)
-            if source is not None and ctx.files is not None and not ctx.files.wanted(source):
-                return True, "", path  # its source names no guarded tool
+            source = src[1:] if src[:1] == "\x1e" else env.state.files.get(src)
+            if source is not None and not opaque.acts(source):
+                return True, "", path  # its source runs, deletes and names nothing guarded
             shown = "stdin" if src[:1] == "\x1e" else src
             walker.emit(f"{path} is built on this line from {shown}, code dcg does not read",
                         ctx, out)  # fmt: skip
@@ -163,7 +163,7 @@ def keys_of(path: str, ctx: Ctx) -> list[str]:
                 keys.append(k[len(base) + 1 :])
             elif not k.startswith(("/", "~")):
                 keys.append(os.path.join(base, k))
-    return [FILE + k for k in keys]
+    return keys
 
 
 def on_disk(path: str, ctx: Ctx) -> str | None:
@@ -302,7 +302,7 @@ def written_first(
 ) -> tuple[str | None, str] | None:
     """The first of ``names`` (in ``directory``) written or edited earlier on the line, as
     ``(text, shown)``; None when none was (the file on disk is read as before)."""
-    if not any(k.startswith(FILE) for k in ctx.env):
+    if not ctx.env.state.files:
         return None
     for n in names:
         path = os.path.join(directory, n) if directory else n
@@ -383,4 +383,4 @@ def judge_text(
 
 def written_paths(ctx: Ctx) -> list[str]:
     """The paths written or edited earlier on the line."""
-    return [k[len(FILE) :] for k in ctx.env if k.startswith(FILE)]
+    return list(ctx.env.state.files)

@@ -5,6 +5,9 @@ Keys that start with a NUL are dcg's own (no shell variable can have one).
 
 from __future__ import annotations
 
+from dcg.shell.state import BASE, CWD, POSITIONAL
+from dcg.shell.state import BASE as START
+
 TYPE_CHECKING = False
 if TYPE_CHECKING:
     from collections.abc import Sequence
@@ -14,7 +17,6 @@ if TYPE_CHECKING:
 
 # The directory `cd`/`pushd` moved to earlier on the line, kept in the variable table
 # (dcg.selfguard resolves it against the payload cwd); UNKNOWN when it cannot be known.
-CWD = "\x00cwd"
 UNKNOWN = "\x00?"
 CHDIR = frozenset(("cd", "pushd", "popd"))
 
@@ -23,6 +25,30 @@ CHDIR = frozenset(("cd", "pushd", "popd"))
 # that relocate dcg's own files: `d=$XDG_CONFIG_HOME; … $d/dcg` stays judged as dcg's.
 KNOWN_VARS = ("HOME", "XDG_CONFIG_HOME", "XDG_CACHE_HOME", "XDG_STATE_HOME", "XDG_DATA_HOME",
               "DCG_SESSION_DIR", "DCG_CONFIG", "DCG_SYSTEM_DIR")  # fmt: skip
+
+
+_ENV_BUILTINS = frozenset(("export", "declare", "typeset", "local", "readonly", "unset"))
+
+
+def policy_env(names: list[str], argv: list[str], via: tuple[str, ...], out: list[Command]) -> None:
+    """A command that sets or removes one of dcg's policy variables (``dcg.paths.POLICY_ENV``)
+    for what it starts (``DCG_PACKS=none codex …``, ``env``/``sudo DCG_X=… cmd``,
+    ``export``/``declare``/``unset`` of one, ``env -u NAME``) changes dcg's protection: it
+    is judged as the ``dcg config`` change it amounts to (core.dcg)."""
+    if argv[:1] == ["env"]:
+        names = names + [argv[k + 1] for k in range(1, len(argv) - 1) if argv[k] == "-u"]
+        names += [a.partition("=")[2] for a in argv[1:] if a.startswith("--unset=")]
+    elif argv[:1] and argv[0] in _ENV_BUILTINS:
+        names = names + [a.partition("=")[0] for a in argv[1:] if a[:1] != "-"]
+    for name in names:
+        if name[:4] == "DCG_":
+            from dcg.paths import POLICY_ENV
+
+            if name in POLICY_ENV:
+                from dcg.shell.command import Command
+
+                out.append(Command(("dcg", "config", "set-env", name), via=(*via, name)))
+                return
 
 
 def home_only(word: str) -> bool:
@@ -100,9 +126,6 @@ def _tmpdir(arg: tuple[str, bool]) -> tuple[str, bool]:
     return arg
 
 
-START = "\x00base"  # the payload's cwd (dcg.shell.gitalias.BASE)
-
-
 def _pwd(env: dict[str, str | None]) -> None:
     """``$PWD`` after a cd: the payload's cwd joined with where the line moved (None when
     that is unknown, or a home-relative path dcg leaves to its readers)."""
@@ -158,7 +181,6 @@ def _cdpath(
 
 
 # The payload's cwd (dcg.shell.gitalias keeps it in the table under this key).
-BASE = "\x00base"
 # Options of wrappers (and git) that run the wrapped command in another directory.
 _WRAPPER_DIRS = {
     "env": ("-C", "--chdir"),
@@ -213,9 +235,6 @@ def command_cwd(assigns: dict[str, str | None], env: dict[str, str | None]) -> s
     return UNKNOWN if line == UNKNOWN else line.rstrip("/") + "/" + own
 
 
-POSITIONAL = "\x00@"
-
-
 def set_positional(env: dict[str, str | None], args: Sequence[str | None]) -> None:
     """Remember "$@" / "$1"… (after `set -- ARGS` or for `sh -c SCRIPT NAME ARGS`); None
     is an argument known only at run time."""
@@ -265,12 +284,7 @@ def declare(argv: list[str], dyns: list[bool], env: dict[str, str | None]) -> No
         env[name] = None if unknown else value
 
 
-PINS = "\x00pins"  # names whose value no later command changes (dcg.shell.bashvars.pin)
-
-
-def apply_pins(env: dict[str, str | None]) -> None:
+def apply_pins(env: Vars) -> None:
     """Put back, before a command, the readonly values and the unknown trap-set names."""
-    for line in (env.get(PINS) or "").split("\n"):
-        var, _, value = line.partition("=")
-        if var:
-            env[var] = None if value == "\x00?" else value
+    for var, value in env.state.pins.items():
+        env[var] = None if value is None or value == "\x00?" else value

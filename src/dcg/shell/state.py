@@ -7,7 +7,31 @@ from __future__ import annotations
 MONOTONE = ("aliases", "bash_env_judged", "integers", "namerefs", "nocase", "pre_commit")
 # Tables of facts by name: each entry is scoped like a variable (None: unknown after a
 # branch that may run gave it another value).
-TABLES = ("git_settings", "hashes", "int_vars", "origins", "outputs")
+TABLES = (
+    "alias_defs",
+    "arrays",
+    "files",
+    "git_settings",
+    "hashes",
+    "in_alias",
+    "int_vars",
+    "moved",
+    "origins",
+    "outputs",
+    "pins",
+    "refs",
+    "unset",
+)
+# Shell state the walker keeps in the variable table itself, because bash scopes it exactly
+# like a variable (a subshell's cd is lost with it; bash's own PWD is a variable): where
+# `cd` went ("\x00?": unknown), the payload's cwd, the positional parameters ("\x00@" all,
+# "\x00@N" the Nth). NUL-prefixed: no shell name can collide.
+CWD = "\x00cwd"
+BASE = "\x00base"
+POSITIONAL = "\x00@"
+UNKNOWN_CWD = "\x00?"
+# Facts about the disk: what a subshell, a branch or a function body did to them stays.
+DISK = ("files", "moved")
 
 
 class WalkerState:
@@ -15,24 +39,32 @@ class WalkerState:
     subshell's copy is dropped when it ends (see :mod:`dcg.shell.flow`)."""
 
     __slots__ = (
+        "alias_defs",
         "aliases",
+        "arrays",
         "bash_env_judged",
         "cwd_sure",
         "decided",
         "feed",
+        "files",
         "git_settings",
         "hashes",
+        "in_alias",
         "in_function",
         "int_vars",
         "integers",
+        "moved",
         "namerefs",
         "nocase",
         "npm_bin",
         "origins",
         "outputs",
+        "pins",
         "pre_commit",
+        "refs",
         "runs",
         "stdin",
+        "unset",
     )
 
     def __init__(self) -> None:
@@ -59,6 +91,23 @@ class WalkerState:
         # `p=$(git diff)`: the words of the command whose output the variable holds
         # (NUL-joined), for a patch applied from "$p" later (dcg.shell.gitstream).
         self.outputs: dict[str, str | None] = {}
+        # Arrays set on the line: name -> ``key\x1evalue`` entries joined by ``\x1f``
+        # (dcg.shell.params.get_array); None: an array whose elements are unknown.
+        self.arrays: dict[str, str | None] = {}
+        self.refs: dict[str, str | None] = {}  # `declare -n r=x`: r -> x ("" : no target yet)
+        self.unset: dict[str, str | None] = {}  # names `unset` removed (${v-x} gives x)
+        self.alias_defs: dict[str, str | None] = {}  # `alias NAME=VALUE` on the line
+        self.in_alias: dict[str, str | None] = {}  # aliases being expanded (none expands in itself)
+        # Names whose value no later command changes: readonly values, and names a trap
+        # action may assign (unknown: "\x00?") (dcg.shell.bashvars.pin).
+        self.pins: dict[str, str | None] = {}
+        # Paths an `mv`, `ln -s`, `git mv`, `mount --bind`… on the line made stand for
+        # others: destination -> sources joined by ``\x1f`` (dcg.shell.linefiles).
+        self.moved: dict[str, str | None] = {}
+        # What a file written or edited earlier on the line holds: path (as written, and
+        # normalised) -> its text, or a marker ("\x00copy:SRC", an edit, a download, a
+        # compiled program…), None when it cannot be known (dcg.shell.linefiles).
+        self.files: dict[str, str | None] = {}
         self.runs: str | None = None  # code an expansion runs, for the walker to judge
         # The directory (the table's cwd entry) a cd certainly reached: the commands run
         # only if it did (`cd D && …`), or D existed and nothing before could change that.

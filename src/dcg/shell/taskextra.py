@@ -195,14 +195,23 @@ def poe_scripts(
     tasks = poe.get("tasks", {}) if isinstance(poe, dict) else {}
     task = tasks.get(selected[0]) if isinstance(tasks, dict) and selected else None
     spec = task.get("script") if isinstance(task, dict) else None
-    if not isinstance(spec, str) or ":" not in spec:
+    if isinstance(spec, str):
+        module_call(spec, f"poe script {spec}", ctx, out, walker)
+
+
+def module_call(spec: str, label: str, ctx: Ctx, out: list[Command], walker: Walker) -> None:
+    """A task that calls ``module:function`` (poe ``script``, pdm and rye ``call``): the
+    project module, and that function called."""
+    if ":" not in spec:
         return
     module, _, call = spec.partition(":")
+    module = module.strip()
     func = call.partition("(")[0].strip()
-    for path in (module.replace(".", "/") + ".py", module.replace(".", "/") + "/__init__.py"):
+    base = module.replace(".", "/")
+    for path in (f"{base}.py", f"{base}/__init__.py", f"src/{base}.py", f"src/{base}/__init__.py"):
         got = runtext.load(path, ctx, out, walker)
         if got is not None:
             code = got[0] + (f"\n{func}()\n" if func.isidentifier() else "")
-            via = (*ctx.via, f"poe script {spec}", f"in {got[1]}", "python module")
+            via = (*ctx.via, label, f"in {got[1]}", "python module")
             walker.embedded("python", code, ctx.child(via), out, got[2])
             return

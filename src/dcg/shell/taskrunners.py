@@ -90,7 +90,7 @@ def run(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
         chosen += ".py"  # invoke -c NAME names a module
     if runner == "poe" and directory and directory.endswith(".toml"):
         chosen, directory = directory, None  # poe -C FILE: a config file, not a directory
-    found = _text(ctx, out, walker, (chosen,) if chosen else names, directory)
+    found = project_file(ctx, out, walker, (chosen,) if chosen else names, directory)
     if found is None:
         return
     text, shown, written = found
@@ -120,7 +120,7 @@ def run(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
         taskextra.poe_scripts(text, selected[:1], ctx, out, walker)
 
 
-def _text(
+def project_file(
     ctx: Ctx, out: list[Command], walker: Walker, names: tuple[str, ...], directory: str | None
 ) -> tuple[str, str, bool] | None:
     """(text, shown, written on the line) of the runner's file, None when there is none."""

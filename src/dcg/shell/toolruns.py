@@ -77,6 +77,17 @@ TOOL_ENV: dict[str, tuple[str, ...]] = {
     "visudo": ("EDITOR", "VISUAL", "SUDO_EDITOR"),
     "psql": ("PAGER", "PSQL_PAGER", "EDITOR", "PSQL_EDITOR"),
     "mysql": ("PAGER", "EDITOR"),
+    # Editors a tool starts on a file it then uses (sudoedit, vipw, kubectl edit, fc).
+    "sudoedit": ("SUDO_EDITOR", "VISUAL", "EDITOR"),
+    "sudo": ("SUDO_EDITOR", "VISUAL", "EDITOR"),
+    "vipw": ("VISUAL", "EDITOR"),
+    "vigr": ("VISUAL", "EDITOR"),
+    "edquota": ("VISUAL", "EDITOR"),
+    "kubectl": ("KUBE_EDITOR", "EDITOR"),
+    "oc": ("KUBE_EDITOR", "OC_EDITOR", "EDITOR"),
+    "gh": ("GH_EDITOR", "VISUAL", "EDITOR"),
+    "fc": ("FCEDIT", "EDITOR"),
+    "virsh": ("VISUAL", "EDITOR"),
 }
 
 # git subcommands' options whose value is shell text ("argv" after the option: the rest).
@@ -321,9 +332,6 @@ def _unwrapped(argv: list[str]) -> list[str]:
             break
         argv = argv[start:]
     return argv
-
-
-FILE = "\x00file:"  # dcg.shell.running's key for a file written earlier on the line
 
 
 def sed(w: Work) -> None:

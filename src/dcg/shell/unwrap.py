@@ -100,6 +100,10 @@ def _sudo(w: Work) -> int:
     long = ("user", "group", "close-from", "chdir", "host", "prompt", "role", "type",
             "other-user", "command-timeout", "chroot")  # fmt: skip
     i = skip_options(argv, 1, "ugCDprtUTR", long)
+    while i < len(argv) and argv[i].partition("=")[0].isidentifier() and "=" in argv[i]:
+        name, _, value = argv[i].partition("=")  # `sudo NAME=VALUE cmd` sets its environment
+        w.assigns[name] = None if w.dyns[i] else value
+        i += 1
     return operand(i, argv)
 
 

@@ -20,9 +20,9 @@ from dcg.shell.lexer import lex
 from dcg.shell.limits import MAX_DEPTH, MAX_SIZE, Budget, TooComplex
 from dcg.shell.parser import split
 from dcg.shell.shellvars import CHDIR as _CHDIR
-from dcg.shell.shellvars import CWD as _CWD
 from dcg.shell.shellvars import declare as _declare
-from dcg.shell.state import Vars
+from dcg.shell.state import BASE, Vars
+from dcg.shell.state import CWD as _CWD
 from dcg.shell.static import static_output
 from dcg.shell.stdin import stdin_of, written_into
 from dcg.shell.toolruns import TOOL_ENV
@@ -49,7 +49,7 @@ def parse(
     if len(line) > MAX_SIZE:
         raise TooComplex(f"command line longer than {MAX_SIZE} characters")
     out: list[Command] = []
-    env = Vars({gitalias.BASE: cwd, "PWD": cwd} if cwd else None)
+    env = Vars({BASE: cwd, "PWD": cwd} if cwd else None)
     try:
         run_text(line, Ctx((), 0, env, Budget(deadline, files), files, {}), out)
     except RecursionError:
@@ -117,7 +117,7 @@ def _subs(word: Word, ctx: Ctx, out: list[Command], into: Simple | None = None) 
 
 def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
     env = ctx.env
-    if shellvars.PINS in env:  # readonly values, names a trap assigns
+    if env.state.pins:  # readonly values, names a trap assigns
         shellvars.apply_pins(env)
     for word in (*simple.assigns, *simple.words, *simple.extra):
         if word.subs:
@@ -143,9 +143,9 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
 
         found = alias_text(simple, env, expand_word)
         if found is not None:
-            env[found[0]] = ""  # no alias expands inside itself
-            run_text(found[1], ctx.shared((*ctx.via, "alias " + found[0][9:])), out)
-            env.pop(found[0], None)
+            env.state.in_alias[found[0]] = ""  # no alias expands inside itself
+            run_text(found[1], ctx.shared((*ctx.via, "alias " + found[0])), out)
+            env.state.in_alias.pop(found[0], None)
             return
 
     def sub_text(word: Word, k: int) -> str | None:
@@ -211,6 +211,7 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
         any(">" in op for op, _ in redirects)
         or (argv and unwrap.normalize(argv[0]) in _WRITERS)
         or (argv[:1] == ["git"] and any(a.startswith("--output") for a in argv))
+        or argv[1:3] == ["-m", "zipapp"]
     ):
         from dcg.shell import linefiles
 
@@ -231,6 +232,7 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
         values_as_code(simple, argv, ctx, out, sub_text, WALKER)
     if argv[:1] == ["set"] or argv[:1] == ["shift"]:
         shellvars.positional_builtin(argv, dyns, env)
+    shellvars.policy_env([w.assign or "" for w in simple.assigns], argv, ctx.via, out)
     if not argv:
         if any(op != "<<<" and target is not None for op, target in simple.redirects):
             ctx.budget.command()
@@ -259,7 +261,8 @@ _RUN_VARS = frozenset(("PS0", "PS1", "PS2", "PS4", "PROMPT_COMMAND"))
 # Commands whose writes the walker remembers besides redirections (tee, copies, fetches,
 # git apply).
 _WRITERS = frozenset(("tee", "cp", "mv", "install", "ln", "mkfifo", "mknod", "dd", "sponge",
-    "mount", "rsync", "git", *opaque.FETCHERS, *opaque.EDITORS, *opaque.COMPILERS))  # fmt: skip
+    "mount", "rsync", "git", "zip", *opaque.FETCHERS, *opaque.EDITORS,
+    *opaque.COMPILERS))  # fmt: skip
 _ARITH_WORDS = frozenset(("let", "declare", "typeset", "local", "read", "mapfile", "readarray",
     "unset", "test", "[", "export", "readonly", "getopts", "wait", "printf"))  # fmt: skip
 
@@ -306,7 +309,7 @@ def _command(
         return
     if not work.dyns[0]:
         work.argv[0] = unwrap.normalize(work.argv[0])
-        if "\x00moved:" in ctx.env:  # dcg.shell.linefiles.MOVED: mv/ln -s earlier
+        if ctx.env.state.moved:  # mv/ln -s earlier on the line (dcg.shell.linefiles)
             from dcg.shell import linefiles
 
             linefiles.stands_for(work, ctx.env)
@@ -330,6 +333,7 @@ def _command(
 
             toolruns.tool_env(work, ctx.env)
         context.classify(work)
+    shellvars.policy_env(list(work.assigns), [], work.via, out) if work.assigns else None
     data = work.data
     argv = tuple(work.argv)
     words = tuple(a for k, a in enumerate(argv) if k not in data)
@@ -384,11 +388,9 @@ def _command(
         else:
             _embedded(kind, text, child, out)
         # Files the payload wrote stay written (dcg.shell.linefiles keys), for what runs next.
-        ctx.env.update((k, v) for k, v in child.env.items() if k.startswith("\x00file:"))
-    if work.feeder == "find" or work.argv[:1] == ["find"]:
-        from dcg.shell.derived import find_feeding
-
-        find_feeding(work, out, mark)
+        ctx.env.state.files.update(child.env.state.files)
+    if work.feeder == "find" or work.argv[:1] == ["find"]:  # dcg.shell.derived, loaded then
+        __import__("dcg.shell.derived").shell.derived.find_feeding(work, out, mark, ctx.env)
 
 
 def _glob_command(
@@ -429,8 +431,8 @@ def _embedded(lang: str, code: str, ctx: Ctx, out: list[Command], computed: bool
             continue
         child = Ctx((*via, label), ctx.depth, ctx.env.copy(), ctx.budget, ctx.files, ctx.funcs)
         run_text(line, child, out)
-        ctx.env.update((k, v) for k, v in child.env.items() if k.startswith("\x00file:"))
-    if any(k.startswith("\x00file:") for k in ctx.env):  # a module written on the line
+        ctx.env.state.files.update(child.env.state.files)
+    if ctx.env.state.files:  # a module written on the line
         __import__("dcg.shell.modloads").shell.modloads.follow(lang, code, ctx, out, WALKER)
 
 

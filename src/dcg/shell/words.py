@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dcg.shell.state import POSITIONAL
+
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
 
 
@@ -119,16 +121,16 @@ def _default_form(raw: str, env: Vars) -> tuple[str, bool]:
     got = env[name]
     if got is None:
         return "$(…)", True
-    if got or (op[:1] in ("-", "=", "?") and "\x00unset:" + name not in env):
+    if got or (op[:1] in ("-", "=", "?") and name not in env.state.unset):
         return got, False
-    return raw, True  # empty, or unset (dcg.shell.params.UNSET): dcg.shell.params decides
+    return raw, True  # empty, or unset (the state's ``unset`` table): dcg.shell.params decides
 
 
 # Positional parameters the walker may know, and their key in the variable table.
-_POSITIONAL = {"$@": "\x00@", "${@}": "\x00@", "$*": "\x00@", "${*}": "\x00@"}
-_POSITIONAL.update({f"${k}": f"\x00@{k}" for k in range(1, 10)})
-_POSITIONAL.update({f"${{{k}}}": f"\x00@{k}" for k in range(1, 10)})
-_POSITIONAL.update({"$#": "\x00@#", "${#}": "\x00@#"})
+_POSITIONAL = {"$@": POSITIONAL, "${@}": POSITIONAL, "$*": POSITIONAL, "${*}": POSITIONAL}
+_POSITIONAL.update({f"${k}": f"{POSITIONAL}{k}" for k in range(1, 10)})
+_POSITIONAL.update({f"${{{k}}}": f"{POSITIONAL}{k}" for k in range(1, 10)})
+_POSITIONAL.update({"$#": POSITIONAL + "#", "${#}": POSITIONAL + "#"})
 _ALL_POSITIONAL = frozenset(("$@", "${@}"))
 
 

@@ -81,9 +81,11 @@ class Wrapper:
     ``gdb -ex 'shell …'`` with ``prefix`` ``shell``); ``argv_flags`` are options
     after which the remaining words are the command (``nix develop -c cmd …``).
     ``queries`` are options that make the wrapper run nothing (``taskset -p PID``).
+    ``pyfile``: a ``.py``/``.pyw`` file as the command is run by Python (``uv run x.py``).
     """
 
-    __slots__ = ("argv_flags", "arity", "flags", "how", "operands", "prefixes", "queries", "sub")
+    __slots__ = ("argv_flags", "arity", "flags", "how", "operands", "prefixes", "pyfile",
+                 "queries", "sub")  # fmt: skip
 
     def __init__(
         self,
@@ -96,8 +98,10 @@ class Wrapper:
         argv_flags: tuple[str, ...] = (),
         queries: tuple[str, ...] = (),
         sub: int = 0,
+        pyfile: bool = False,
     ) -> None:
         self.how = how
+        self.pyfile = pyfile
         self.arity = arity or {}
         self.operands = operands
         self.flags = flags
@@ -141,6 +145,11 @@ class Wrapper:
             _stdin(w)
             return -1
         i = end + self.operands
+        script = "--script" in argv[:i] or (argv[0] == "uv" and "-s" in argv[:i])
+        if self.pyfile and i < n and (script or argv[i].endswith((".py", ".pyw"))):
+            name = normalize(argv[0]) + (f" {argv[1]}" if self.sub else "")
+            w.payloads.append(("argv", name, "", ["python3", *argv[i:]]))
+            return -1
         if self.how in ("string", "strings"):
             if i < n and argv[i] == "-c":  # sg GROUP -c 'cmd'
                 i += 1
@@ -325,13 +334,13 @@ TABLE: dict[str, Callable[[Work], int]] = {
     "bear": Wrapper("dashdash"),
     "entr": Wrapper(),
     # Project and environment runners.
-    "uv run": Wrapper(arity=_UV, sub=1),
+    "uv run": Wrapper(arity=_UV, sub=1, pyfile=True),
     "uv tool run": Wrapper(arity=_UV, sub=2),
     "poetry run": Wrapper(arity=_values("CP", "directory project"), sub=1),
     "pipenv run": Wrapper(sub=1),
-    "pdm run": Wrapper(arity=_values("p", "project venv"), sub=1),
-    "hatch run": Wrapper(sub=1),
-    "rye run": Wrapper(sub=1),
+    "pdm run": Wrapper(arity=_values("p", "project venv"), sub=1, pyfile=True),
+    "hatch run": Wrapper(sub=1, pyfile=True),
+    "rye run": Wrapper(sub=1, pyfile=True),
     "conda run": Wrapper(arity=_values("np", "name prefix cwd"), sub=1),
     "mamba run": Wrapper(arity=_values("np", "name prefix cwd"), sub=1),
     "micromamba run": Wrapper(arity=_values("np", "name prefix cwd"), sub=1),

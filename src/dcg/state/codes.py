@@ -56,17 +56,7 @@ def command_hash(command: str) -> str:
 
 
 def _parse_lines(data: bytes) -> list[Record]:
-    out: list[Record] = []
-    for raw in data.split(b"\n"):
-        if not raw.strip():
-            continue
-        try:
-            rec = jsonfast.loads(raw.decode())
-        except (ValueError, UnicodeDecodeError):
-            continue
-        if isinstance(rec, dict) and isinstance(rec.get("short_code"), str):
-            out.append(rec)
-    return out
+    return [r for raw in data.split(b"\n") if (r := jsonfast.record(raw, "short_code"))]
 
 
 # How far ahead of now a code's own times may be (clocks of processes on one machine).

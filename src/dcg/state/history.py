@@ -56,7 +56,7 @@ def record(
     ``command`` is the command text as people read it (already redacted and truncated,
     see :mod:`dcg.redact`); it goes last, after every field the counting searches for.
     ``project`` is the repository root the command ran in (see
-    :func:`dcg.graduation.project_root`). ``snapshot`` is the id of what the safety net
+    :func:`dcg.paths.project_root`). ``snapshot`` is the id of what the safety net
     kept before the command ran (``dcg undo ID``).
     """
     rec: dict[str, object] = {"schema_version": SCHEMA_VERSION, "timestamp": clock.iso(now)}
@@ -307,16 +307,9 @@ def salvage(raw: bytes) -> bytes:
 
 def parse_line(raw: bytes) -> dict[str, object] | None:
     """One history line as a record; None for a torn fragment, garbage or a blank line."""
-    if not raw.strip():
-        return None
-    for text in (raw, salvage(raw)):
-        try:
-            rec = jsonfast.loads(text.decode())
-        except (ValueError, UnicodeDecodeError):
-            continue
-        if isinstance(rec, dict) and isinstance(rec.get("rule_id"), str):
-            return rec
-    return None
+    rec = jsonfast.record(raw, "rule_id")
+    glued = salvage(raw) if rec is None else raw
+    return jsonfast.record(glued, "rule_id") if glued is not raw else rec
 
 
 def records(path: str) -> Iterator[dict[str, object]]:
