@@ -266,8 +266,9 @@ def test_explain_says_what_was_not_read(low_bound: None) -> None:
 
 
 # nvm: a library of functions sourced into the shell, then its dispatcher called. Only
-# the branch of `case $COMMAND` the call takes is judged (tests/data/quiet/nvm/nvm.sh is
-# a hand-written extract in nvm.sh's shape; it runs under bash).
+# the branch of `case $COMMAND` the call takes is judged, and of each `if`/`&&`/`||` on
+# values the call sets, the branch bash takes (tests/data/quiet/nvm/nvm.sh is a
+# hand-written extract in nvm.sh's shape; it runs under bash).
 NVM_SILENT = [
     "source ~/.nvm/nvm.sh && nvm use 20",
     ". ~/.nvm/nvm.sh; nvm use --lts",
@@ -289,6 +290,10 @@ NVM_STOPPED = [
     ("source ~/.nvm/nvm.sh && nvm $(cat cmd)", "core.filesystem:rm-rf"),
     ("source ~/.nvm/nvm.sh && nvm use 20 && nvm uninstall 18", "core.filesystem:rm-rf"),
     ("source ~/.nvm/nvm.sh && nvm use 20 && rm -rf apps", "core.filesystem:rm-rf"),
+    # the branches `nvm use` never takes (dcg.shell.conds), taken when called directly
+    ("source ~/.nvm/nvm.sh && nvm_purge_cache --purge", "core.filesystem:rm-rf"),
+    ("source ~/.nvm/nvm.sh && nvm_fetch_installer", "core.shell:opaque-exec"),
+    ("source ~/.nvm/nvm.sh && nvm_reset_npm", "core.dcg:self-approve"),
 ]
 
 

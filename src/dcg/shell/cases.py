@@ -11,8 +11,10 @@ variable set from one (``X="${1-}"``) and changed nowhere else before the ``case
 
 from __future__ import annotations
 
+from dcg.shell.conds import UNDECIDED
 from dcg.shell.expand import has_glob, match
 from dcg.shell.limits import bounded
+from dcg.shell.scripts import compounds
 from dcg.shell.state import POSITIONAL
 
 TYPE_CHECKING = False
@@ -39,9 +41,33 @@ def known_args(work: Work, start: int = 1) -> list[str | None]:
 
 
 def judged(name: str, work: Work, ctx: Any) -> bool:
-    """The function was already judged on this line (for these arguments)."""
+    """The function was already judged on this line (for these arguments; for these
+    values too when its judging skipped a branch by a condition, dcg.shell.conds)."""
     called = ctx.files.called if ctx.files else ()
-    return name in called or f"{name}\x00{known_args(work)}" in called
+    key = f"{name}\x00{known_args(work)}"
+    if name + "\x00busy" in called:  # a recursive call: judged by this reading if alike
+        return f"{key}\x00{_values(name, ctx, work)}" in called
+    if name in called:
+        return True
+    if key not in called:
+        return False
+    return key + "\x00d" not in called or f"{key}\x00{_values(name, ctx, work)}" in called
+
+
+def _values(name: str, ctx: Any, work: Work) -> int:
+    """What the variables are at the call, its prefix assignments included (its
+    positional parameters are its arguments)."""
+    env = ctx.env
+    prefix = frozenset((k, v) for k, v in work.assigns.items() if k[:1] != "\x00")
+    seen = frozenset((k, v) for k, v in env.items() if k[:2] != "\x00@")
+    state = env.state
+    return hash((seen, prefix, state.aliases, state.namerefs, state.integers, state.nocase))
+
+
+# Readings of one function with the same arguments that skipped branches by values: past
+# this many, the next one decides nothing (it covers every value) and the function is
+# judged for good.
+DECIDED_READINGS = 4
 
 
 _UNSET: Any = "\x00unset-before-call"
@@ -71,23 +97,47 @@ def call(name: str, work: Work, ctx: Any, out: list[Command], walker: Any) -> No
     shown, body = ctx.funcs[name]
     args = known_args(work)
     taken = prune(body, args)
+    key = f"{name}\x00{args}"
+    called: set[str] = ctx.files.called if ctx.files is not None else set()
+    # Being judged: a recursive call is judged by this reading when its values are these.
+    fresh = {name if taken is body else key, f"{key}\x00{_values(name, ctx, work)}"} - called
+    fresh.add(name + "\x00busy")
+    called.update(fresh)
+    if key + "\x00d" in called:
+        called.discard(name)
+    decided = ctx.env.state.decided[0]
+    readings = ctx.files.memo.get(key, 0) if ctx.files is not None else 0
     if ctx.files is not None:
-        ctx.files.called.add(name if taken is body else f"{name}\x00{args}")
+        ctx.files.memo[key] = readings + 1
     base = ctx.shared(ctx.via)
-    saved = {k: base.env.get(k) for k in (POSITIONAL, *(f"{POSITIONAL}{k}" for k in range(1, 10)))}
+    saved = {
+        k: base.env.get(k)
+        for k in (POSITIONAL, POSITIONAL + "#", *(f"{POSITIONAL}{k}" for k in range(1, 10)))
+    }
     in_function = base.env.state.in_function
     local = _locals(taken)  # they go back to their values when the function returns
-    saved.update((k, base.env.get(k, _UNSET)) for k in local)
+    prefix = {k: v for k, v in work.assigns.items() if k[:1] != "\x00"}  # `IFS=… f`
+    saved.update((k, base.env.get(k, _UNSET)) for k in (*local, *prefix, UNDECIDED))
+    base.env.update(prefix)
+    if readings >= DECIDED_READINGS:
+        base.env[UNDECIDED] = "1"
     walker.positional(base.env, args)
     base.env.state.in_function = name  # `local` works here (dcg.shell.flow)
 
     def read() -> None:
-        for number, tokens in taken:
+        for number, tokens in compounds(taken):
             line_ctx = base.shared((*ctx.via, f"in {shown} line {number} (function {name})"))
             line_ctx.depth = base.depth
             walker.tokens(tokens, line_ctx, out)
 
     bounded(ctx.budget, ctx.files, f"{shown} (function {name})", read)
+    if name + "\x00busy" in fresh:
+        called.discard(name + "\x00busy")
+    if base.env.state.decided[0] != decided and UNDECIDED not in base.env:
+        called.discard(name)  # judged for these values only
+        called.update((key, key + "\x00d"))
+    elif readings >= DECIDED_READINGS:
+        called.discard(key + "\x00d")  # judged for every value
     for k, v in saved.items():
         if v is _UNSET:
             base.env.pop(k, None)

@@ -17,6 +17,7 @@ linked (the state's ``moved`` table): both are facts about the disk, not the she
 
 from __future__ import annotations
 
+from dcg.shell import conds
 from dcg.shell.parser import Frame, Simple
 from dcg.shell.state import CWD as _CWD
 from dcg.shell.state import DISK, TABLES, Vars
@@ -32,10 +33,11 @@ _MISSING = object()
 
 
 class _Construct:
-    __slots__ = ("acc", "gained", "snapshot", "tables")
+    __slots__ = ("acc", "gained", "snapshot", "tables", "taken")
 
     def __init__(self, snapshot: Vars) -> None:
         self.snapshot = snapshot
+        self.taken = False  # an earlier arm certainly ran: the later ones do not
         self.acc: dict[str, str | None] = {}
         self.gained: set[str] = set()  # walker facts a branch that may run made true
         self.tables: dict[str, dict[str, str | None]] = {n: {} for n in TABLES}
@@ -99,10 +101,16 @@ _SHELL_TABLES = tuple(n for n in TABLES if n not in DISK)  # the disk stays (_re
 
 
 class _Runner:
-    __slots__ = ("calls", "constructs", "env", "last_flow", "locals", "open")
+    __slots__ = ("calls", "constructs", "env", "funcs", "last_flow", "locals", "open", "skip",
+                 "status")  # fmt: skip
 
-    def __init__(self, env: Vars) -> None:
+    def __init__(self, env: Vars, funcs: object = None) -> None:
         self.env = env
+        self.funcs = funcs
+        # The exit status of the command before, when certain (dcg.shell.conds), and the
+        # frames of branches bash certainly does not take: their commands are not walked.
+        self.status: int | None = None
+        self.skip: set[int] = set()
         self.last_flow: list[Frame] = []  # the frames of the command before
         self.open: list[tuple[Frame, Vars, bool]] = []
         self.constructs: dict[int, _Construct] = {}
@@ -140,6 +148,10 @@ class _Runner:
         while k < len(self.open) and k < len(flow) and self.open[k][0] is flow[k]:
             k += 1
         while len(self.open) > k:
+            frame = self.open[-1][0]
+            if frame.kind != "arm" or frame.label not in ("&&", "||", "elif"):
+                self.status = None  # a compound's status: not followed
+            self.skip.discard(id(frame))
             self._close(*self.open.pop())
         for frame in flow[k:]:
             self._enter(frame, last)
@@ -153,12 +165,38 @@ class _Runner:
             else:
                 _restore(env, c.snapshot)
             self.open.append((frame, c.snapshot, _dead(frame, last)))
+            if self._not_taken(frame, c):
+                self.skip.add(id(frame))
             if frame.label in ("&&", "then") and last[:1] in (["cd"], ["pushd"]):
                 self._cd_held()
         else:
             self.open.append((frame, env.copy(), False))
             if frame.label == "coproc":
                 env.state.stdin = True  # dcg.shell.opaque.unseen_stdin
+
+    def decided(self) -> bool:
+        """Conditions are evaluated: not in a function's body read where it is defined
+        (it runs later, with other values), and the test commands are the builtins."""
+        return self.in_func() is None and conds.decidable(self.env, self.funcs or self.calls)
+
+    def _not_taken(self, frame: Frame, c: _Construct) -> bool:
+        """The arm certainly does not run (the condition before it was decided)."""
+        label = frame.label
+        if label in ("elif", "else", "then") and c.taken:
+            return True
+        if label not in ("then", "while", "until") or self.status is None:
+            return False
+        if not self.decided():
+            return False
+        runs = self.status == (1 if label == "until" else 0)
+        if runs and label == "then":
+            c.taken = True
+        return not runs
+
+    def linked(self, simple: Simple) -> bool:
+        """``a && b``/``a || b``: b certainly does not run after a's decided status."""
+        wanted = 1 if simple.link == "&&" else 0
+        return bool(simple.link) and self.status == wanted and self.decided()
 
     def _cd_held(self) -> None:
         """``cd D && …``: the branch runs only if the cd (in this shell, not a subshell that
@@ -196,6 +234,13 @@ class _Runner:
             env.state.table(name).update(c.tables[name])
 
 
+def _after_walk(simple: Simple, env: Vars) -> None:
+    """What a command walked changes for the conditions after it (dcg.shell.conds)."""
+    if simple.fields[:1] == ["enable"]:
+        env[conds.ENABLE] = "1"
+    conds.untracked(simple, env)
+
+
 def run(
     simples: list[Simple],
     env: Vars,
@@ -207,8 +252,9 @@ def run(
     if not any(s.flow or (s.words and s.words[0].plain() == "local") for s in simples):
         for simple in simples:
             walk(simple)
+            _after_walk(simple, env)
         return
-    runner = _Runner(env)
+    runner = _Runner(env, funcs)
     last: list[str] = []
     for simple in simples:
         if funcs is not None:
@@ -216,6 +262,9 @@ def run(
                 if frame.kind == "func" and frame.body and frame.label not in funcs:
                     funcs[frame.label] = ("this line", [(1, frame.body)])
         runner.step(simple.flow, last)
+        if runner.skip or runner.linked(simple):
+            env.state.decided[0] += 1  # a call's judging depends on values (dcg.shell.cases)
+            continue  # bash does not run it: status and variables stay as they are
         local = (
             simple.words
             and simple.words[0].plain() == "local"
@@ -224,6 +273,8 @@ def run(
         )
         before = env.copy() if local else None
         walk(simple)
+        runner.status = conds.status(simple, env) if simple.solo else None
+        _after_walk(simple, env)
         runner.after(simple, before)
         last, runner.last_flow = simple.fields, simple.flow
     runner.step([], last)

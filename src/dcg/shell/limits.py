@@ -77,8 +77,8 @@ class Files:
     """File access for one parse (dcg.shell.scripts reads through it): the payload cwd,
     the keyword test a script's text must pass, what was read, functions judged."""
 
-    __slots__ = ("budget", "called", "cwd", "earned", "read_count", "reading", "seen", "unread",
-                 "wanted")  # fmt: skip
+    __slots__ = ("budget", "called", "cwd", "earned", "memo", "read_count", "reading", "seen",
+                 "unread", "wanted")  # fmt: skip
 
     def __init__(self, cwd: str | None, wanted: Callable[[str], bool]) -> None:
         self.cwd = cwd or ""
@@ -86,6 +86,7 @@ class Files:
         self.seen: dict[str, str | None] = {}
         self.read_count = 0
         self.called: set[str] = set()
+        self.memo: dict[str, int] = {}  # readings of a function call (dcg.shell.cases)
         # The project scripts and recipes being read, innermost last: one already on this
         # stack is a cycle (a root `build` running `pnpm -r run build`), not more work.
         self.reading: list[tuple[str, str]] = []

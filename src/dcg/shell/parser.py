@@ -20,12 +20,14 @@ _SEPARATING = frozenset(
     ("if", "then", "else", "elif", "fi", "do", "done", "while", "until", "!", "{", "}", "coproc")
 )
 
+_NOT_SIMPLE = _SEPARATING | {"for", "select", "case", "[[", "function", "esac"}
+
 
 class Simple:
     """One simple command before expansion; the walker fills ``fields`` and ``stdin``."""
 
-    __slots__ = ("assigns", "extra", "fields", "flow", "forget", "group", "grouped", "pipe_in",
-                 "redirects", "stdin", "words")  # fmt: skip
+    __slots__ = ("assigns", "dyns", "extra", "fields", "flow", "forget", "group", "grouped", "link",
+                 "pipe_in", "redirects", "solo", "stdin", "words")  # fmt: skip
 
     def __init__(self) -> None:
         self.words: list[Word] = []
@@ -40,6 +42,12 @@ class Simple:
         # compound command.
         self.pipe_in: Simple | None = None
         self.fields: list[str] = []
+        self.dyns: list[bool] = []  # which fields are known only at run time
+        # Its place in an and-or list (dcg.shell.conds): "&&"/"||" when the pipeline before
+        # the operator was one plain simple command; ``solo``: 1 when it is a whole pipeline
+        # on its own, -1 when negated by `!`, 0 otherwise (its status tells nothing).
+        self.link = ""
+        self.solo = 0
         self.stdin: str | None = None
         # The frames around it whose variables do not simply carry on (dcg.shell.flow):
         # subshells, branches that may not run, function bodies.
@@ -207,6 +215,7 @@ def split(tokens: list[Token], depth: int) -> list[Simple]:
     groups: list[Simple | None] = []
     opened: list[int] = []  # where in ``out`` each open group's commands start
     closed: tuple[int, list[Simple]] = (-1, [])  # the token after a closed group, its commands
+    bang, piped, link = False, False, ""  # for dcg.shell.conds (Simple.link, Simple.solo)
     i, n = 0, len(tokens)
     while i < n:
         kind, op, w, doc = tokens[i]
@@ -221,8 +230,15 @@ def split(tokens: list[Token], depth: int) -> list[Simple]:
             last = cur if cur else None
             pending = cur.pipe_in if last is None else None  # `… | (` feeds the subshell
             if last is not None:
+                if not piped and op not in ("|", "|&", "(", "&"):
+                    last.solo = -1 if last.solo < 0 else 1
+                else:
+                    last.solo = 0
                 fl.add(last)
                 cur = Simple()
+            link = op if op in ("&&", "||") and last is not None and not piped else ""
+            piped = op in ("|", "|&")
+            bang = False
             inherited = groups[-1] if groups else None
             cur.pipe_in = (last or OPAQUE) if op in ("|", "|&") else inherited
             if last is None and op in ("|", "|&") and closed[0] == i - 1:
@@ -279,6 +295,8 @@ def split(tokens: list[Token], depth: int) -> list[Simple]:
             else:
                 cur.extra.append(w)
             continue
+        if not cur and (link or bang) and (kw is None or kw not in _NOT_SIMPLE):
+            cur.link, cur.solo, link, bang = link, -1 if bang else 0, "", False
         if cur.words or kw is None:
             if not cur.words and w.assign is not None:
                 cur.assigns.append(w)
@@ -286,6 +304,7 @@ def split(tokens: list[Token], depth: int) -> list[Simple]:
                 cur.words.append(w)
             continue
         if kw in _SEPARATING:
+            link, bang = "", kw == "!" and not bang
             if cur:
                 fl.add(cur)
                 pipe, cur = cur.pipe_in, Simple()
@@ -307,6 +326,7 @@ def split(tokens: list[Token], depth: int) -> list[Simple]:
                 i += tokens[i + 1][:2] == ("o", "(") or (body is not None and body.plain() == "{")
             fl.keyword(kw)
         elif kw in ("for", "select", "case", "[[", "function"):
+            link, bang, piped = "", False, False
             named = tokens[i][2] if kw == "function" and i < n else None
             if named is not None:
                 fl.function(named.source())

@@ -209,7 +209,7 @@ def run_sh(
     for fname, body in funcs.items():
         base.funcs[fname] = (shown, body)
     suffix = f" ({label})" if label else ""
-    for number, tokens in top:
+    for number, tokens in scripts.compounds(top):
         line_ctx = base.shared((*ctx.via, f"in {shown} line {number}{suffix}"))
         line_ctx.depth = base.depth
         walker.tokens(tokens, line_ctx, out)

@@ -364,3 +364,34 @@ def display(where: str, cwd: str) -> str:
     if cwd and where.startswith(cwd.rstrip("/") + "/"):
         return "./" + where[len(cwd.rstrip("/")) + 1 :]
     return where
+
+
+_OPENS = frozenset(("if", "while", "until", "for", "select", "case", "{"))
+_CLOSES = frozenset(("fi", "done", "esac", "}"))
+_AFTER_OPS = frozenset((";", "&&", "||", "|", "|&", "&", "(", ")", ";;", ";&", ";;&"))
+
+
+def compounds(lines: list[tuple[int, list[Token]]]) -> list[tuple[int, list[Token]]]:
+    """The lines with each compound command spanning several (``if … fi``, a loop, a
+    ``case``, a ``{ … }`` group) joined into one, numbered by its first line: its
+    branches are then walked as one construct (dcg.shell.flow, dcg.shell.conds)."""
+    out: list[tuple[int, list[Token]]] = []
+    depth = 0
+    for number, tokens in lines:
+        if depth > 0 and out:
+            out[-1][1].append(("o", "\n", None, None))
+            out[-1][1].extend(tokens)
+        else:
+            out.append((number, list(tokens)))
+        cmd = True
+        for kind, op, w, _ in tokens:
+            if kind == "o":
+                cmd = op in _AFTER_OPS
+                continue
+            word = w.plain() if (w is not None and kind == "w") else None
+            if cmd and word in _OPENS:
+                depth += 1
+            elif cmd and word in _CLOSES:
+                depth = max(depth - 1, 0)
+            cmd = word in _COMMAND_START or (cmd and w is not None and w.assign is not None)
+    return out

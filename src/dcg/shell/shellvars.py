@@ -265,6 +265,25 @@ def set_positional(env: dict[str, str | None], args: Sequence[str | None]) -> No
     env[POSITIONAL] = None if None in args else " ".join(a for a in args if a is not None)
     for k in range(1, 10):
         env[POSITIONAL + str(k)] = args[k - 1] if k <= len(args) else ""
+    env[POSITIONAL + "#"] = None if None in args else str(len(args))  # $#
+
+
+def positional_builtin(argv: list[str], dyns: list[bool], env: dict[str, str | None]) -> None:
+    """``set -- ARGS`` (or ``set ARGS``) and ``shift [N]`` on the positional parameters."""
+    if argv[0] == "set":
+        if len(argv) > 1 and (argv[1] == "--" or argv[1][:1] not in "-+"):
+            set_positional(env, argv[2:] if argv[1] == "--" else argv[1:])
+        return
+    if POSITIONAL not in env:
+        return  # the agent's shell's own: unknown already
+    count = env.get(POSITIONAL + "#")
+    by = argv[1] if len(argv) > 1 else "1"
+    if count is None or int(count) > 9 or any(dyns[1:]) or not by.isdigit() or len(argv) > 2:
+        for key in ("", "#", *(str(k) for k in range(1, 10))):
+            env[POSITIONAL + key] = None
+    elif int(by) <= int(count):  # shifting more than there are fails and changes nothing
+        args = [env.get(POSITIONAL + str(k)) for k in range(1, int(count) + 1)]
+        set_positional(env, args[int(by) :])
 
 
 def positional_args(env: dict[str, str | None]) -> list[str] | None:

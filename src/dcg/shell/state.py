@@ -44,6 +44,7 @@ class WalkerState:
         "arrays",
         "bash_env_judged",
         "cwd_sure",
+        "decided",
         "feed",
         "files",
         "git_settings",
@@ -68,6 +69,9 @@ class WalkerState:
 
     def __init__(self) -> None:
         self.in_function: str | None = None  # the function whose body a call walks
+        # Branches skipped because a condition was decided (dcg.shell.conds), one counter
+        # shared by every copy: a function call whose judging depended on values.
+        self.decided: list[int] = [0]
         self.stdin = False  # a coprocess holds this shell's input (dcg.shell.opaque)
         # What this shell's input carries, for `… | sh -c '…'`: (the words of the command
         # whose output it is, its text when known) (dcg.shell.gitstream).

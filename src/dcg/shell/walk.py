@@ -205,7 +205,7 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
         if op == "<<<":
             stdin = text + "\n"
         redirects.append((op, text))
-    simple.fields = argv
+    simple.fields, simple.dyns = argv, dyns
     simple.stdin = stdin
     if (
         any(">" in op for op, _ in redirects)
@@ -230,8 +230,8 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
         from dcg.shell.arith import values_as_code
 
         values_as_code(simple, argv, ctx, out, sub_text, WALKER)
-    if argv[:1] == ["set"] and len(argv) > 1 and (argv[1] == "--" or argv[1][:1] not in "-+"):
-        shellvars.set_positional(env, argv[2:] if argv[1] == "--" else argv[1:])
+    if argv[:1] == ["set"] or argv[:1] == ["shift"]:
+        shellvars.positional_builtin(argv, dyns, env)
     shellvars.policy_env([w.assign or "" for w in simple.assigns], argv, ctx.via, out)
     if not argv:
         if any(op != "<<<" and target is not None for op, target in simple.redirects):

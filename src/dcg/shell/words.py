@@ -130,6 +130,7 @@ def _default_form(raw: str, env: Vars) -> tuple[str, bool]:
 _POSITIONAL = {"$@": POSITIONAL, "${@}": POSITIONAL, "$*": POSITIONAL, "${*}": POSITIONAL}
 _POSITIONAL.update({f"${k}": f"{POSITIONAL}{k}" for k in range(1, 10)})
 _POSITIONAL.update({f"${{{k}}}": f"{POSITIONAL}{k}" for k in range(1, 10)})
+_POSITIONAL.update({"$#": POSITIONAL + "#", "${#}": POSITIONAL + "#"})
 _ALL_POSITIONAL = frozenset(("$@", "${@}"))
 
 

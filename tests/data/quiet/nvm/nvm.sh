@@ -130,6 +130,27 @@ nvm_install_binary() {
   command rm -rf "${NVM_TMP}"
 }
 
+# Branches the usual calls never take, on values the call itself sets: dcg must not judge
+# them for `nvm use 20` (dcg.shell.conds), and must judge them when they are taken.
+nvm_reset_npm() {
+  local NVM_NPM_CMD
+  NVM_NPM_CMD='npm'
+  if [ "${NVM_DEBUG-}" = 1 ]; then
+    NVM_NPM_CMD='nvm_echo npm'
+  fi
+  $NVM_NPM_CMD install -g npm@latest
+}
+
+nvm_purge_cache() {
+  if [ "$#" -gt 0 ] && [ "${1-}" = '--purge' ]; then
+    command rm -rf "$(nvm_cache_dir)"
+  fi
+}
+
+nvm_fetch_installer() {
+  nvm_download -L 'https://example.invalid/nvm/install.sh' | sh
+}
+
 nvm() {
   if [ "$#" -lt 1 ]; then
     nvm --help
@@ -194,6 +215,10 @@ nvm() {
     'use')
       local PROVIDED_VERSION
       local NVM_SILENT
+      local NVM_USE_MODE
+      NVM_USE_MODE='switch'
+      local NVM_LATEST_NPM
+      NVM_LATEST_NPM=0
       while [ $# -ne 0 ]; do
         case "$1" in
           --silent) NVM_SILENT=1 ;;
@@ -208,9 +233,19 @@ nvm() {
         esac
         shift
       done
-      if ! nvm_ensure_version_installed "${PROVIDED_VERSION}"; then
+      if [ "_${NVM_USE_MODE}" = '_reinstall' ]; then
+        command rm -rf "$(nvm_version_path "${PROVIDED_VERSION}")"
+        nvm_fetch_installer
+      elif [ "_${NVM_USE_MODE}" != '_switch' ]; then
+        nvm_err "Unknown mode: ${NVM_USE_MODE}"
+        return 1
+      elif ! nvm_ensure_version_installed "${PROVIDED_VERSION}"; then
         return 3
       fi
+      [ "${NVM_LATEST_NPM}" -eq 1 ] && nvm_reset_npm
+      [ "${NVM_LATEST_NPM}" -ne 1 ] || nvm_reset_npm
+      test "_${NVM_USE_MODE}" = '_switch' || nvm_purge_cache --purge
+      nvm_purge_cache
       PATH="$(nvm_change_path "${PATH}" "/bin" "$(nvm_version_path "${PROVIDED_VERSION}")")"
       export PATH
       hash -r
