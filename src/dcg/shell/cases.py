@@ -59,7 +59,7 @@ def _values(name: str, ctx: Any, work: Work) -> int:
     positional parameters are its arguments)."""
     env = ctx.env
     prefix = frozenset((k, v) for k, v in work.assigns.items() if k[:1] != "\x00")
-    seen = frozenset((k, v) for k, v in env.items() if k[:2] != "\x00@")
+    seen = frozenset((k, v) for k, v in env.items() if not k.startswith(POSITIONAL))
     state = env.state
     return hash((seen, prefix, state.aliases, state.namerefs, state.integers, state.nocase))
 
