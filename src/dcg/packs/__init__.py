@@ -12,6 +12,7 @@ and one line below.
 
 from __future__ import annotations
 
+from dcg.agents import REGISTRY as AGENTS
 from dcg.agents import keyword_dirs
 
 # typing is not imported at run time: it costs more than the hook's whole budget.
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
 # Every agent's hook files come from the agent registry: a name no payload carries counts
 # anywhere, a directory the agents' own payloads carry only as a command spells a path.
 _BARE_DIRS, _CARRIED_DIRS = keyword_dirs()
+_AGENT_NAMES = tuple(name for name, *_ in AGENTS)
 _SELF_KEYWORDS = (
     "dcg", "-mdcg", "hooks", "settings", "config.toml", "allowlist", "history.jsonl",
     "pending_confirmations", "allow_once", "audit-cursor", "approval_attempts", *_BARE_DIRS,
@@ -31,10 +33,10 @@ _SELF_KEYWORDS = (
     # that write whatever their archive holds into the directory they run in.
     ".pth", "sitecustomize", "usercustomize", "uninstall", "pyenv", "tar", "unzip",
     "bsdtar", "7z", "cpio",
-    # An agent started with its settings moved or replaced (dcg.shell.agentenv; each
-    # agent's spec names its own, tests/bypass/test_agent_env.py keeps this list complete).
-    "home=", "xdg_config_home", "claude_config_dir", "codex_home", "opencode_config_dir",
-    "setting-sources",
+    # An agent started with its settings moved or replaced (dcg.shell.agentenv): HOME or an
+    # XDG directory, or an agent's own variable or option, which starts with its name or
+    # "setting" (tests/bypass/test_agent_env.py checks every spec's against this list).
+    "home=", "xdg_", "setting", *_AGENT_NAMES,
     *(
         f"{before}{d}{after}"
         for d in _CARRIED_DIRS
