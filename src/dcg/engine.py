@@ -180,7 +180,10 @@ def script_files(cwd: str | None, pack_ids: Sequence[str]) -> Files:
         scan = scan_text(text)
         return bool(candidate_packs(scan, pack_ids)) or mentions_powershell(scan)
 
-    return Files(cwd, wanted)
+    from dcg.packs import KEYWORDS
+    from dcg.shell.opaque import tool_words
+
+    return Files(cwd, wanted, tool_words(tuple(KEYWORDS.items())))
 
 
 def own_cwd(cwd: str) -> bool:

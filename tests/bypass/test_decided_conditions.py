@@ -28,6 +28,13 @@ LIB = "printf '%s\\n' 'g() {' {BODY} '}' > lib.sh; . ./lib.sh; "
 
 STOP = [
     ('x=1; if [ "$x" = 1 ]; then rm -rf src; fi', RM),
+    # a group's status, an `&&`/`||` after an unknown test, a sourced file, lastpipe
+    ("if { [ a = a ] && [ b = b ]; } || { [ a = c ]; }; then rm -rf src; fi", RM),
+    ("[ a = b ] && { echo; } || rm -rf src", RM),
+    ('x=$(cat /dev/null); if [ "$x" = a ] && [ b = b ]; then :; else rm -rf src; fi', RM),
+    ("touch flag; if [ -f flag ] || false; then rm -rf src; fi", RM),
+    ("printf 'x=2\\n' > setx.sh; x=1; . ./setx.sh; [ $x = 1 ] || rm -rf src", RM),
+    ("x=1; shopt -s lastpipe; echo 2 | read x; [ $x = 1 ] || rm -rf src", RM),
     ('x=$(cat /dev/null); if [ "$x" = y ]; then :; else rm -rf src; fi', RM),
     ('read x < /dev/null; [ "$x" = y ] || rm -rf src', RM),
     ("! [ a = b ] && rm -rf src", RM),

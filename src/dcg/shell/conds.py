@@ -93,6 +93,8 @@ def untracked(simple: Simple, env: Vars) -> None:
     fields = simple.fields
     head = fields[0] if fields else ""
     taken = head in ("eval", "getopts", "exec") or (head == "wait" and "-p" in fields)
+    # `shopt -s lastpipe`: a pipeline's last command (`echo 2 | read x`) runs in this shell
+    taken = taken or (head == "shopt" and "lastpipe" in fields)
     if head in (".", "source") and fields[1:]:
         # a file dcg reads is followed; one it cannot name may define anything
         name, dyn = fields[1], simple.dyns[1] if len(simple.dyns) > 1 else True

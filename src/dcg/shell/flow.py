@@ -101,8 +101,8 @@ _SHELL_TABLES = tuple(n for n in TABLES if n not in DISK)  # the disk stays (_re
 
 
 class _Runner:
-    __slots__ = ("calls", "constructs", "env", "funcs", "last_flow", "locals", "open", "skip",
-                 "status")  # fmt: skip
+    __slots__ = ("calls", "constructs", "env", "funcs", "idle", "last_flow", "locals", "open",
+                 "skip", "status", "unsure")  # fmt: skip
 
     def __init__(self, env: Vars, funcs: object = None) -> None:
         self.env = env
@@ -111,6 +111,12 @@ class _Runner:
         # frames of branches bash certainly does not take: their commands are not walked.
         self.status: int | None = None
         self.skip: set[int] = set()
+        # `a && …`/`a || …` arms entered when whether they run was not decided (a's status
+        # unknown): the status after one of them is not known. Those decided not to run
+        # (``idle``) keep a's status unless a command in them is walked all the same
+        # (`a || { b; }`: only `a || b` is skipped by its link), which makes them unsure.
+        self.unsure: set[int] = set()
+        self.idle: set[int] = set()
         self.last_flow: list[Frame] = []  # the frames of the command before
         self.open: list[tuple[Frame, Vars, bool]] = []
         self.constructs: dict[int, _Construct] = {}
@@ -149,9 +155,15 @@ class _Runner:
             k += 1
         while len(self.open) > k:
             frame = self.open[-1][0]
-            if frame.kind != "arm" or frame.label not in ("&&", "||", "elif"):
+            if (
+                frame.kind != "arm"
+                or frame.label not in ("&&", "||", "elif")
+                or id(frame) in self.unsure
+            ):
                 self.status = None  # a compound's status: not followed
             self.skip.discard(id(frame))
+            self.unsure.discard(id(frame))
+            self.idle.discard(id(frame))
             self._close(*self.open.pop())
         for frame in flow[k:]:
             self._enter(frame, last)
@@ -165,6 +177,11 @@ class _Runner:
             else:
                 _restore(env, c.snapshot)
             self.open.append((frame, c.snapshot, _dead(frame, last)))
+            if frame.label in ("&&", "||"):
+                if self.status is None or not self.decided():
+                    self.unsure.add(id(frame))
+                elif self.status != (0 if frame.label == "&&" else 1):
+                    self.idle.add(id(frame))
             if self._not_taken(frame, c):
                 self.skip.add(id(frame))
             if frame.label in ("&&", "then") and last[:1] in (["cd"], ["pushd"]):
@@ -272,8 +289,13 @@ def run(
             and env.state.in_function is None  # a call's body (dcg.shell.cases)
         )
         before = env.copy() if local else None
+        known = runner.status is not None  # `a && b` after an unknown a: b may not have run
+        if runner.idle:
+            runner.unsure.update(id(f) for f in simple.flow if id(f) in runner.idle)
         walk(simple)
-        runner.status = conds.status(simple, env) if simple.solo else None
+        runner.status = (
+            conds.status(simple, env) if simple.solo and (known or not simple.link) else None
+        )
         _after_walk(simple, env)
         runner.after(simple, before)
         last, runner.last_flow = simple.fields, simple.flow

@@ -75,14 +75,21 @@ class Budget:
 
 class Files:
     """File access for one parse (dcg.shell.scripts reads through it): the payload cwd,
-    the keyword test a script's text must pass, what was read, functions judged."""
+    the keyword test a script's text must pass, the words that name a guarded tool (for
+    code dcg does not read, :func:`dcg.shell.opaque.acts`), what was read, functions judged."""
 
     __slots__ = ("budget", "called", "cwd", "earned", "memo", "read_count", "reading", "seen",
-                 "unread", "wanted")  # fmt: skip
+                 "tools", "unread", "wanted")  # fmt: skip
 
-    def __init__(self, cwd: str | None, wanted: Callable[[str], bool]) -> None:
+    def __init__(
+        self,
+        cwd: str | None,
+        wanted: Callable[[str], bool],
+        tools: frozenset[str] | None = None,
+    ) -> None:
         self.cwd = cwd or ""
         self.wanted = wanted
+        self.tools = tools
         self.seen: dict[str, str | None] = {}
         self.read_count = 0
         self.called: set[str] = set()

@@ -169,26 +169,27 @@ _CODE_WORDS = frozenset(("let", "make", "node", "system", "local ", "task", "jus
 _ACTIONS = ("system(", "system (", "exec", "popen", "spawn", "fork", "processbuilder",
             "getruntime", "command::new", "unlink", "rmdir", "remove", "nftw",
             "fts_open", "syscall", "dlopen", "asm", "truncate", "rename", "os/exec")  # fmt: skip
-_TOOL_WORDS: list[frozenset[str]] = []
+_TOOL_WORDS: dict[tuple[tuple[str, tuple[str, ...]], ...], frozenset[str]] = {}
 
 
-def acts(text: str) -> bool:
+def tool_words(keywords: tuple[tuple[str, tuple[str, ...]], ...]) -> frozenset[str]:
+    """The packs' keywords (pack id, its words) that name a tool in source code: words, not
+    punctuation, and not words ordinary code is made of (:data:`_CODE_WORDS`)."""
+    found = _TOOL_WORDS.get(keywords)
+    if found is None:
+        found = _TOOL_WORDS[keywords] = frozenset(
+            k for _, ks in keywords for k in ks if k[:1].isalnum() and k not in _CODE_WORDS
+        )
+    return found
+
+
+def acts(text: str, tools: frozenset[str] | None) -> bool:
     """Whether compiled source can act beyond itself (runs a program, deletes, names a
-    guarded tool); ordinary code (`int a[3]`, `args[0]`, `make([]int, 3)`) does not."""
+    guarded tool of ``tools``, :func:`tool_words`; None: not known, so it may); ordinary
+    code (`int a[3]`, `args[0]`, `make([]int, 3)`) does not."""
     from dcg.keywords import has_keyword, scan_text
 
     scan = scan_text(text)
-    if any(a in scan for a in _ACTIONS):
+    if tools is None or any(a in scan for a in _ACTIONS):
         return True
-    if not _TOOL_WORDS:
-        from dcg.packs import KEYWORDS
-
-        _TOOL_WORDS.append(
-            frozenset(
-                k
-                for ks in KEYWORDS.values()
-                for k in ks
-                if k[:1].isalnum() and k not in _CODE_WORDS
-            )
-        )
-    return any(has_keyword(scan, k) for k in _TOOL_WORDS[0] if k in scan)
+    return any(has_keyword(scan, k) for k in tools if k in scan)

@@ -142,7 +142,7 @@ def _sources(name: str, argv: list[str], ctx: Ctx, out: list[Command], walker: W
     for path in written:
         stem = path.rpartition("/")[2].rpartition(".")[0]
         text = ctx.env.state.files.get(path)
-        if text is not None and not opaque.acts(text):
+        if text is not None and not opaque.acts(text, ctx.files.tools if ctx.files else None):
             continue  # a source that runs, deletes and names nothing guarded
         if name == "go" or stem in named or path in words:
             why = f"{name} runs {path}, written on this line in a language dcg does not read"

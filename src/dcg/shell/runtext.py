@@ -126,7 +126,9 @@ def written(
         if text.startswith(COMPILED):  # a program built from a source written on the line
             src = text[len(COMPILED) :]  # its path, or "\x1e" and the text fed on stdin
             source = src[1:] if src[:1] == "\x1e" else env.state.files.get(src)
-            if source is not None and not opaque.acts(source):
+            if source is not None and not opaque.acts(
+                source, ctx.files.tools if ctx.files is not None else None
+            ):
                 return True, "", path  # its source runs, deletes and names nothing guarded
             shown = "stdin" if src[:1] == "\x1e" else src
             walker.emit(f"{path} is built on this line from {shown}, code dcg does not read",
