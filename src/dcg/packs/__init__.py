@@ -23,7 +23,9 @@ if TYPE_CHECKING:
 # Every agent's hook files come from the agent registry: a name no payload carries counts
 # anywhere, a directory the agents' own payloads carry only as a command spells a path.
 _BARE_DIRS, _CARRIED_DIRS = keyword_dirs()
-_AGENT_NAMES = tuple(name for name, *_ in AGENTS)
+# An agent's own variables start with its name (`CLAUDE_CONFIG_DIR`, `CODEX_HOME`): its name
+# and "_", which no payload carries (a bare name is in every payload's paths).
+_AGENT_NAMES = tuple(f"{name}_" for name, *_ in AGENTS)
 _SELF_KEYWORDS = (
     "dcg", "-mdcg", "hooks", "settings", "config.toml", "allowlist", "history.jsonl",
     "pending_confirmations", "allow_once", "audit-cursor", "approval_attempts", *_BARE_DIRS,
@@ -34,8 +36,8 @@ _SELF_KEYWORDS = (
     ".pth", "sitecustomize", "usercustomize", "uninstall", "pyenv", "tar", "unzip",
     "bsdtar", "7z", "cpio",
     # An agent started with its settings moved or replaced (dcg.shell.agentenv): HOME or an
-    # XDG directory, or an agent's own variable or option, which starts with its name or
-    # "setting" (tests/bypass/test_agent_env.py checks every spec's against this list).
+    # XDG directory, or an agent's own variable or option, which starts with its name and
+    # "_" or with "setting" (tests/bypass/test_agent_env.py checks every spec's against this).
     "home=", "xdg_", "setting", *_AGENT_NAMES,
     *(
         f"{before}{d}{after}"
