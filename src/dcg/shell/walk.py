@@ -210,7 +210,7 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
     if (
         any(">" in op for op, _ in redirects)
         or (argv and unwrap.normalize(argv[0]) in _WRITERS)
-        or (argv[:1] == ["git"] and any(a.startswith("--output") for a in argv))
+        or (argv[:1] == ["git"] and any(a[:8] == "--output" or a in _GIT_WRITES for a in argv))
         or argv[1:3] == ["-m", "zipapp"]
     ):
         from dcg.shell import linefiles
@@ -261,8 +261,8 @@ _RUN_VARS = frozenset(("PS0", "PS1", "PS2", "PS4", "PROMPT_COMMAND"))
 # Commands whose writes the walker remembers besides redirections (tee, copies, fetches,
 # git apply).
 _WRITERS = frozenset(("tee", "cp", "mv", "install", "ln", "mkfifo", "mknod", "dd", "sponge",
-    "mount", "rsync", "git", "zip", *opaque.FETCHERS, *opaque.EDITORS,
-    *opaque.COMPILERS))  # fmt: skip
+    "mount", "rsync", "zip", *opaque.FETCHERS, *opaque.EDITORS, *opaque.COMPILERS))  # fmt: skip
+_GIT_WRITES = frozenset(("mv", "apply"))  # and --output; `git diff > p` is a redirection
 _ARITH_WORDS = frozenset(("let", "declare", "typeset", "local", "read", "mapfile", "readarray",
     "unset", "test", "[", "export", "readonly", "getopts", "wait", "printf"))  # fmt: skip
 
