@@ -35,6 +35,7 @@ STOP = [
     ("touch flag; if [ -f flag ] || false; then rm -rf src; fi", RM),
     ("printf 'x=2\\n' > setx.sh; x=1; . ./setx.sh; [ $x = 1 ] || rm -rf src", RM),
     ("x=1; shopt -s lastpipe; echo 2 | read x; [ $x = 1 ] || rm -rf src", RM),
+    ("f() { shopt -s lastpipe; }; f; x=1; echo 2 | read x; [ $x = 1 ] || rm -rf src", RM),
     ('x=$(cat /dev/null); if [ "$x" = y ]; then :; else rm -rf src; fi', RM),
     ('read x < /dev/null; [ "$x" = y ] || rm -rf src', RM),
     ("! [ a = b ] && rm -rf src", RM),

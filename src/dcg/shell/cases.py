@@ -11,7 +11,6 @@ variable set from one (``X="${1-}"``) and changed nowhere else before the ``case
 
 from __future__ import annotations
 
-from dcg.shell.conds import UNDECIDED
 from dcg.shell.expand import has_glob, match
 from dcg.shell.limits import bounded
 from dcg.shell.scripts import compounds
@@ -117,10 +116,11 @@ def call(name: str, work: Work, ctx: Any, out: list[Command], walker: Any) -> No
     in_function = base.env.state.in_function
     local = _locals(taken)  # they go back to their values when the function returns
     prefix = {k: v for k, v in work.assigns.items() if k[:1] != "\x00"}  # `IFS=… f`
-    saved.update((k, base.env.get(k, _UNSET)) for k in (*local, *prefix, UNDECIDED))
+    saved.update((k, base.env.get(k, _UNSET)) for k in (*local, *prefix))
     base.env.update(prefix)
+    covering = base.env.state.covering
     if readings >= DECIDED_READINGS:
-        base.env[UNDECIDED] = "1"
+        base.env.state.covering = True
     walker.positional(base.env, args)
     base.env.state.in_function = name  # `local` works here (dcg.shell.flow)
 
@@ -133,7 +133,9 @@ def call(name: str, work: Work, ctx: Any, out: list[Command], walker: Any) -> No
     bounded(ctx.budget, ctx.files, f"{shown} (function {name})", read)
     if name + "\x00busy" in fresh:
         called.discard(name + "\x00busy")
-    if base.env.state.decided[0] != decided and UNDECIDED not in base.env:
+    undecided = base.env.state.undecided or base.env.state.covering
+    base.env.state.covering = covering  # what the body itself ends (undecided) stays
+    if base.env.state.decided[0] != decided and not undecided:
         called.discard(name)  # judged for these values only
         called.update((key, key + "\x00d"))
     elif readings >= DECIDED_READINGS:

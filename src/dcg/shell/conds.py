@@ -19,8 +19,6 @@ if TYPE_CHECKING:
     from dcg.shell.state import Vars
 
 TESTS = frozenset(("[", "test", "true", "false", ":"))
-ENABLE = "\x00enable"  # `enable` ran: a builtin may be off (a file of its name runs)
-UNDECIDED = "\x00undecided"  # a reading that must cover every value (dcg.shell.cases)
 # Variables bash changes by itself: a value the line assigned is not what it reads.
 _MAGIC = ("RANDOM", "SRANDOM", "SECONDS", "LINENO", "BASHPID", "EPOCHSECONDS",
           "EPOCHREALTIME", "HISTCMD", "BASH_COMMAND", "PPID", "UID", "EUID", "GROUPS",
@@ -36,7 +34,8 @@ _INTS = frozenset(("-eq", "-ne", "-lt", "-le", "-gt", "-ge"))
 
 def decidable(env: Vars, funcs: object) -> bool:
     """Whether the test commands are the builtins, as the line leaves them."""
-    if env.state.aliases or ENABLE in env or UNDECIDED in env:
+    state = env.state
+    if state.aliases or state.enabled or state.undecided or state.covering:
         return False
     if funcs and any(name in funcs for name in TESTS):  # type: ignore[operator]
         return False
@@ -114,7 +113,7 @@ def untracked(simple: Simple, env: Vars) -> None:
                 ):
                     taken = True
     if taken:
-        env[UNDECIDED] = "1"
+        env.state.undecided = True
 
 
 def _not(got: int | None) -> int | None:

@@ -254,7 +254,7 @@ class _Runner:
 def _after_walk(simple: Simple, env: Vars) -> None:
     """What a command walked changes for the conditions after it (dcg.shell.conds)."""
     if simple.fields[:1] == ["enable"]:
-        env[conds.ENABLE] = "1"
+        env.state.enabled = True
     conds.untracked(simple, env)
 
 

@@ -12,7 +12,7 @@ output is unknown, a makefile read from an unknown stdin) is an opaque finding.
 from __future__ import annotations
 
 from dcg import oslite as os
-from dcg.shell import cases, conds, implicit, linefiles, payloads, pkgloads, runtext, scripts
+from dcg.shell import cases, implicit, linefiles, payloads, pkgloads, runtext, scripts
 from dcg.shell.limits import bounded
 from dcg.shell.payloads import BUILD_TOOLS
 from dcg.shell.state import CWD
@@ -126,7 +126,7 @@ def run(work: Work, raw: str, ctx: Ctx, out: list[Command], walker: Walker) -> b
     if text is None and lang == "python":  # `python3 DIR`: DIR/__main__.py runs
         text, shown = runtext.file_text(os.path.join(path, "__main__.py"), ctx, out, walker)
     if name in ("source", ".") and not text:
-        ctx.env[conds.UNDECIDED] = "1"  # not read (no keyword, missing): it may set anything
+        ctx.env.state.undecided = True  # not read (no keyword, missing): it may set anything
     if text is None:
         return False
     lang = (scripts.shebang_lang(text) or "") if lang == "exec" else lang
@@ -148,7 +148,7 @@ def run(work: Work, raw: str, ctx: Ctx, out: list[Command], walker: Walker) -> b
     unread = len(ctx.files.unread) if ctx.files is not None else 0
     bounded(ctx.budget, ctx.files, shown, read)
     if name in ("source", ".") and ctx.files is not None and len(ctx.files.unread) > unread:
-        ctx.env[conds.UNDECIDED] = "1"  # read in part: the rest may set anything
+        ctx.env.state.undecided = True  # read in part: the rest may set anything
     return True
 
 

@@ -4,7 +4,16 @@ from __future__ import annotations
 
 # Facts that, once true, stay true in their variable scope: a branch that may run keeps
 # them, a subshell's are lost, a function body's hold after each call of the function.
-MONOTONE = ("aliases", "bash_env_judged", "integers", "namerefs", "nocase", "pre_commit")
+MONOTONE = (
+    "aliases",
+    "bash_env_judged",
+    "enabled",
+    "integers",
+    "namerefs",
+    "nocase",
+    "pre_commit",
+    "undecided",
+)
 # Tables of facts by name: each entry is scoped like a variable (None: unknown after a
 # branch that may run gave it another value).
 TABLES = (
@@ -43,8 +52,10 @@ class WalkerState:
         "aliases",
         "arrays",
         "bash_env_judged",
+        "covering",
         "cwd_sure",
         "decided",
+        "enabled",
         "feed",
         "files",
         "git_settings",
@@ -64,6 +75,7 @@ class WalkerState:
         "refs",
         "runs",
         "stdin",
+        "undecided",
         "unset",
     )
 
@@ -82,6 +94,13 @@ class WalkerState:
         self.integers = False  # some variable is declared -i (the cheap test in walk)
         self.namerefs = False  # the line declared a nameref (the cheap test in words)
         self.nocase = False  # shopt -s nocasematch
+        # Conditions are no longer decided (dcg.shell.conds): `enable` ran (a builtin test
+        # may be off), or a command set variables the walker does not follow (`eval` of an
+        # unknown text, `shopt -s lastpipe`, a source not read).
+        self.enabled = False
+        self.undecided = False
+        # A function call read for every value at once (dcg.shell.cases): for its body only.
+        self.covering = False
         self.pre_commit = False  # `pre-commit install` ran: `git commit` runs the hooks
         self.git_settings: dict[str, str | None] = {}  # `git config KEY VALUE` on the line
         self.hashes: dict[str, str | None] = {}  # `hash -p PATH NAME`: NAME runs PATH
