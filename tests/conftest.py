@@ -123,12 +123,17 @@ def make_request() -> Callable[..., HookRequest]:
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
-    """Bundle the checkout's hook modules, as ``dcg install`` does: every test that runs
-    the installed hook (``dcg hook`` or the entry file) then loads them the way a user's
-    hook does, and an edit made since the last run is bundled again."""
+    """Compile and bundle the checkout's hook modules, as ``dcg install`` does: every test
+    that runs the hook (in-process, ``dcg hook`` or the entry file) then loads them the way
+    a user's hook does, and an edit made since the last run is compiled and bundled again.
+    Without bytecode, the first test to import a module would pay for compiling it inside
+    the hook's CPU budget (a fresh clone has none), which an installed hook never does."""
     from dcg import bundle
+    from dcg.commands import _bytecode
 
     package = os.path.dirname(os.path.abspath(bundle.__file__))
+    if _bytecode.stale(package):
+        _bytecode.compile_package(sys.executable, package)
     if bundle.stale(package):
         bundle.build(package)
 
