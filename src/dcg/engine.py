@@ -163,13 +163,25 @@ def parse_line(
     cwd: str | None = None,
     files: Files | None = None,
 ) -> list[Command]:
-    if shell == "powershell":
-        from dcg.shell import parse_powershell
+    """The line's simple commands; a parse under a CPU deadline runs without cyclic
+    garbage collection (one full collection in a long-lived process such as ``dcg scan``
+    or a test session can cost more than the whole budget; see :func:`dcg.hook.main`)."""
+    import gc
 
-        return parse_powershell(line, deadline=deadline, cwd=cwd)
-    from dcg.shell import parse
+    collecting = deadline is not None and gc.isenabled()
+    if collecting:
+        gc.disable()
+    try:
+        if shell == "powershell":
+            from dcg.shell import parse_powershell
 
-    return parse(line, deadline=deadline, cwd=cwd, files=files)
+            return parse_powershell(line, deadline=deadline, cwd=cwd)
+        from dcg.shell import parse
+
+        return parse(line, deadline=deadline, cwd=cwd, files=files)
+    finally:
+        if collecting:
+            gc.enable()
 
 
 def script_files(cwd: str | None, pack_ids: Sequence[str]) -> Files:

@@ -31,8 +31,8 @@ CEILING = 3.0
 # A long line gets more time to be judged than a short one, up to a cap: a pipeline of
 # 10,000 harmless commands is judged, not stopped as too complex (decisions.md 10.1: what
 # cannot be judged within the cap is still stopped).
-BUDGET_PER_KB_MS = 10
-BUDGET_CAP_MS = 1000
+BUDGET_PER_KB_MS = 20
+BUDGET_CAP_MS = 1500
 
 
 def line_budget(budget_ms: object, size: int) -> float:

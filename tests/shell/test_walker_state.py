@@ -89,3 +89,18 @@ def _hashed(line: str) -> str | None:
 )
 def test_a_fact_table_entry_is_scoped_like_a_variable(line: str, expected: str | None) -> None:
     assert _hashed(line) == expected
+
+
+def test_load_takes_every_slot_and_copies_every_table() -> None:
+    """``WalkerState.load`` is written out slot by slot (speed): none may be forgotten."""
+    from dcg.shell.state import TABLES, WalkerState
+
+    source = WalkerState()
+    for i, name in enumerate(WalkerState.__slots__):
+        setattr(source, name, {"k": str(i)} if name in TABLES else ("v", i))
+    target = WalkerState()
+    target.load(source)
+    for name in WalkerState.__slots__:
+        assert getattr(target, name) == getattr(source, name), name
+    for name in TABLES:
+        assert getattr(target, name) is not getattr(source, name), name
