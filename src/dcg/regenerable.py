@@ -93,3 +93,23 @@ def is_output_glob(part: str) -> bool:
     if part.startswith("*") and part[1:] in SUFFIXES:
         return True
     return part.endswith("*") and part[:-1] in PREFIXES
+
+
+# Extensions of what builds, test runs, editors and merges leave behind: a glob of these
+# (`rm -f *.o`, `rm logs/*.log`, `rm *.orig *.rej`) clears litter, not work.
+_LITTER = frozenset(
+    (
+        "o", "obj", "a", "so", "dylib", "dll", "lib", "exe", "pyc", "pyo", "pyd", "class",
+        "log", "tmp", "temp", "bak", "old", "orig", "rej", "swp", "swo", "pid", "out", "gcda",
+        "gcno", "gcov", "profraw", "lo", "la", "d", "map", "elc", "aux", "bbl", "blg", "toc",
+        "fls", "fdb_latexmk", "synctex", "gz", "zip", "tgz", "whl", "deb", "rpm", "dmg",
+    )
+)  # fmt: skip
+
+
+def is_litter_glob(last: str) -> bool:
+    """A glob that names only leftovers by their extension (``*.o``, ``core.*`` is not)."""
+    if last.endswith("~") or is_output_glob(last):
+        return True
+    stem, dot, ext = last.rpartition(".")
+    return bool(dot and stem) and ext.lower() in _LITTER

@@ -398,22 +398,39 @@ def _whole_dir_glob(word: str) -> bool:
 
 
 def rm_files_outside_temp(command: Command, cwd: str) -> bool:
-    """Rule check for rm without -r: a whole-directory glob (``rm -f *``) outside what is
-    safe to delete, or operands fed by xargs/parallel from something other than find
-    (whose own expression is judged as ``find -delete``)."""
+    """Rule check for rm without -r: a whole-directory glob (``rm -f *``) or a glob of two
+    or more files (``rm src/*.py``) outside what is safe to delete, or operands fed by
+    xargs/parallel from something other than find (whose own expression is judged as
+    ``find -delete``)."""
     argv = command.argv
     opts, operands = rm_operands(argv)
     if rm_recursive(opts):
         return False
-    if not operands:
+    if not operands or any(w in ("$(…)", "`…`") for w in operands):  # names fed at run time
         return any(
             v.split(" ")[0] in ("xargs", "parallel") and not v.endswith("< find")
             for v in command.via
-        )
+        ) or bool(operands)
     globs = [w for w in operands if _whole_dir_glob(w)]
-    if not globs:
+    if globs and any_outside_temp(Command(("rm", *globs), via=command.via), cwd):
+        return True
+    return any(_glob_of_files(w, cwd) for w in operands if w not in globs)
+
+
+def _glob_of_files(word: str, cwd: str) -> bool:
+    """``rm src/*.py``: a glob of two or more files (on disk; any, without a cwd to look
+    in) outside what is safe to delete, leftovers aside. Many files by pattern are a tree
+    in effect; one named file is the safety net's (it keeps a copy)."""
+    from dcg.shell.expand import disk_matches, has_glob
+
+    path = resolve(word + "/\x01", cwd)  # the sentinel: `src/f*` is not cut to `src/f`
+    path = path and path.removesuffix("/\x01")
+    if not path or not has_glob(word) or regenerable.is_litter_glob(path.rpartition("/")[2]):
         return False
-    return any_outside_temp(Command(("rm", *globs), via=command.via), cwd)
+    if "$" in path or "`" in path or "**" in path or not os.path.isdir(cwd):
+        return True  # a directory only known when it runs, or a whole tree
+    matches = disk_matches(path)
+    return len(matches) >= 2 and not all_safe(matches, cwd)
 
 
 # shred's and truncate's options that take a value as the next word.

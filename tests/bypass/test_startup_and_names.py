@@ -55,7 +55,7 @@ STOP = [
     (W + 'sh "$PWD/w.sh"', "core.filesystem:rm-rf"),
     (W + "sh ~+/w.sh", "core.filesystem:rm-rf"),
     (W + "sh $(ls *.sh)", "core.shell:opaque-exec"),
-    (W + "for f in *.sh; do sh $f; done", "core.shell:opaque-exec"),
+    (W + "for f in *.sh; do sh $f; done", "core.filesystem:rm-rf"),
     (W + "find . -name w.sh -exec sh {} \\;", "core.shell:opaque-exec"),
     (W + "ls *.sh | xargs -I{} bash {}", "core.shell:opaque-exec"),
     ("mkdir d && echo 'rm -rf ../src' > d/x.sh && cd d && sh x.sh", "core.filesystem:rm-rf"),

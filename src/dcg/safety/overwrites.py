@@ -75,15 +75,21 @@ def victims(command: Command, cwd: str) -> list[tuple[str, bool]]:
     out: list[tuple[str, bool]] = []
     for word, link_ok in found:
         path = normalise(word, here)  # ~, $HOME and the other variables dcg knows
-        if "$" in path or "`" in path or any(c in path for c in "*?["):
+        if "$" in path or "`" in path:
             continue
-        try:
-            st = os.lstat(path)
-        except OSError:
-            continue
-        if not stat.S_ISREG(st.st_mode) or st.st_size == 0 or is_temp(path):
-            continue
-        out.append((path, link_ok))
+        paths = [path]
+        if any(c in path for c in "*?["):  # `rm -f src/old_*.py`: the files it matches
+            from dcg.shell.expand import disk_matches
+
+            paths = disk_matches(path)
+        for path in paths:
+            try:
+                st = os.lstat(path)
+            except OSError:
+                continue
+            if not stat.S_ISREG(st.st_mode) or st.st_size == 0 or is_temp(path):
+                continue
+            out.append((path, link_ok))
     return out
 
 

@@ -200,3 +200,13 @@ def zipped(path: str, ctx: Ctx) -> bool:
             return f.read(4) == b"PK\x03\x04"
     except OSError:
         return False
+
+
+def python_archive(
+    path: str, ctx: Ctx, out: list[Command], walker: Walker
+) -> tuple[str | None, str]:
+    """Python runs a zip archive's ``__main__.py`` (by its name, or its content on disk);
+    ("", "") when ``path`` is no archive."""
+    if path.lower().endswith(ARCHIVES) or zipped(path, ctx):
+        return archive(path, ctx, out, walker)
+    return "", ""

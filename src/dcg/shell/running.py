@@ -114,13 +114,26 @@ def run(work: Work, raw: str, ctx: Ctx, out: list[Command], walker: Walker) -> b
         lang = scripts.interpreter_lang(name)
         if lang in ("python", "javascript", "ruby"):
             linefiles.modules(lang, work, ctx, out, walker)
-        if found is not None and ctx.env.state.files:
-            # `echo … > x.sh && sh $(ls *.sh)`: which file runs is only known then.
+        # `echo … > x.sh && sh $(ls *.sh)`, `find -exec bash {} ;`: which files run is
+        # only known then (files written on the line; every file find or xargs names).
+        if found is not None and (ctx.env.state.files or scripts.fed_file(work, found[1])):
             why = f"{name} runs a script named by {found[1]!r}, which dcg cannot expand"
-            walker.emit(f"{why}, after files were written on this line", ctx, out)
+            after = ", after files were written on this line" if ctx.env.state.files else ""
+            walker.emit(why + after, ctx, out)
         return False
     lang, path, start = found
-    text, shown = _python_archive(path, ctx, out, walker) if lang == "python" else ("", "")
+    # `for f in s/*.sh; do bash "$f"; done` runs each file the glob matches, not the first.
+    paths = runtext.glob_matches(path, ctx) if "*" in path or "?" in path else [path]
+    return any([_file(name, work, lang, p, start, ctx, out, walker) for p in paths or [path]])
+
+
+def _file(
+    name: str, work: Work, lang: str, path: str, start: int, ctx: Ctx, out: list[Command],
+    walker: Walker,
+) -> bool:  # fmt: skip
+    from dcg.shell.runfiles import python_archive  # a zip archive's __main__.py
+
+    text, shown = python_archive(path, ctx, out, walker) if lang == "python" else ("", "")
     if not shown:
         text, shown = runtext.file_text(path, ctx, out, walker)
     if text is None and lang == "python":  # `python3 DIR`: DIR/__main__.py runs
@@ -485,15 +498,3 @@ def _just(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
     plan = jf.plan(found[1], recipe, shown)
     if plan:
         runtext.recipes(plan, shown, ctx, out, walker, "recipe", runtext.run_dir(ctx, directory))
-
-
-def _python_archive(
-    path: str, ctx: Ctx, out: list[Command], walker: Walker
-) -> tuple[str | None, str]:
-    """Python runs a zip archive's ``__main__.py`` (by its name, or its content on disk);
-    ("", "") when ``path`` is no archive."""
-    from dcg.shell import runfiles
-
-    if path.lower().endswith(runfiles.ARCHIVES) or runfiles.zipped(path, ctx):
-        return runfiles.archive(path, ctx, out, walker)
-    return "", ""

@@ -82,8 +82,14 @@ def file_text(path: str, ctx: Ctx, out: list[Command], walker: Walker) -> tuple[
 
 def glob_first(pattern: str, ctx: Ctx) -> str | None:
     """The file a glob names first as bash sorts its matches (``sh ./w*.sh`` runs the
-    first and passes the rest as arguments): files written earlier on the line and on
-    disk, found with the walker's cd; None when nothing matches."""
+    first and passes the rest as arguments); None when nothing matches."""
+    hits = glob_matches(pattern, ctx)
+    return hits[0] if hits else None
+
+
+def glob_matches(pattern: str, ctx: Ctx) -> list[str]:
+    """The files a glob matches, sorted: files written earlier on the line and on disk
+    (bounded, :func:`dcg.shell.expand.disk_matches`), found with the walker's cd."""
     from dcg.shell.expand import disk_matches, path_match
 
     hits: set[str] = set()
@@ -97,7 +103,7 @@ def glob_first(pattern: str, ctx: Ctx) -> str | None:
         base = files.cwd.rstrip("/") + "/"
         for found in disk_matches(where):
             hits.add(found[len(base) :] if found.startswith(base) else found)
-    return min(hits) if hits else None
+    return sorted(hits)
 
 
 def written(

@@ -166,6 +166,18 @@ def _shell_operand(argv: list[str]) -> tuple[int, bool]:
     return i, True
 
 
+def fed_file(work: Work, path: str) -> bool:
+    """The script is a ``{}`` find or xargs fills in, and the shell runs it (no ``-n``)."""
+    if "{}" not in path:
+        return False
+    for a in work.argv[1:]:
+        if a == "noexec" or (a[:1] == "-" and a[1:2] != "-" and "n" in a[1:]):
+            return False
+        if a == path or a == "--" or not a.startswith(("-", "+")):
+            return True
+    return True
+
+
 def known(word: str) -> str | None:
     """``word`` with ``$HOME``-style variables the hook's environment knows expanded (the
     agent's shell has the same ones), None while a ``$`` is left: ``bash "$HOME/x.sh"``

@@ -136,8 +136,8 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
         if sub is not None and sub.subs:
             last = _subs(sub, ctx, out, simple if ">" in op else None)
             made = last if op == "<<<" and len(sub.parts) == 1 else made
-    for name in simple.forget:
-        env[name] = None
+    for name in simple.forget:  # a loop variable: dcg.shell.shellvars.loop_value
+        env[name] = shellvars.loop_value(simple.extra, env)
     if env.state.aliases and simple.words:
         from dcg.shell.bashvars import alias_text
 
