@@ -3,6 +3,7 @@ the budget (dcg.watchdog), and long harmless lines are judged, not stopped (issu
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import resource
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from dcg import watchdog
+from dcg import hook, watchdog
 from dcg.redact import for_record
 
 DCG = Path(sys.executable).parent / "dcg"
@@ -229,6 +230,25 @@ def test_alarm_raises_overrun_and_disarms() -> None:
     finally:
         watchdog.disarm()
     sum(range(100_000))  # no alarm left behind
+
+
+def test_no_cyclic_collection_while_judging_and_back_after() -> None:
+    """A full collection of a big process's heap inside a 200 ms budget made CI stop a
+    plain `git checkout --forc main` as too complex: the alarm's span runs without it."""
+    import gc
+
+    assert gc.isenabled()
+    watchdog.arm(1.0)
+    try:
+        assert not gc.isenabled()
+        watchdog.arm(0.5)  # re-arming (the line's own budget) keeps it off
+        assert not gc.isenabled()
+    finally:
+        watchdog.disarm()
+    assert gc.isenabled()
+    body = {"tool_name": "Bash", "tool_input": {"command": "git status"}, "cwd": "/"}
+    hook.main([], io.BytesIO(json.dumps(body).encode()), io.StringIO(), io.StringIO(), {})
+    assert gc.isenabled()
 
 
 # A NUL byte in a target: a clear stop with a rule id, not an internal error.

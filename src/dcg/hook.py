@@ -199,14 +199,6 @@ def main(
     # Every step from here on runs under the CPU alarm (evaluate_request tightens it to
     # the line's budget): past it the line is stopped, never left to the agent's time-out.
     watchdog.arm(watchdog.CEILING)
-    # No cyclic garbage collection while judging: the hook allocates little and exits, and
-    # in a long-lived embedding process (a test session holding a million objects) one
-    # full collection can cost more CPU time than the line's whole budget, turning a plain
-    # `git checkout --force` into core.dcg:too-complex.
-    import gc
-
-    collecting = gc.isenabled()
-    gc.disable()
     try:
         if writes_only:
             from dcg.safety.step import decide_writes
@@ -227,8 +219,6 @@ def main(
         )
     finally:
         watchdog.disarm()
-        if collecting:
-            gc.enable()
     if reply.stdout:
         out.write(reply.stdout)
         out.flush()

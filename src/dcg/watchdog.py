@@ -10,6 +10,11 @@ Exception`` on the way turns it into something milder; the hook answers it with
 
 ``_signal`` is used rather than ``signal``, which imports ``enum`` (milliseconds).
 
+While the alarm is set there is no cyclic garbage collection: the hook allocates little
+and exits, and in a long-lived embedding process (a test session holding millions of
+objects) one full collection can cost more CPU time than a line's whole budget, turning a
+plain ``git checkout --force`` into ``core.dcg:too-complex``.
+
 The keep step has a wall-clock budget of its own (dcg.safety.budget) and runs with the
 alarm paused. Where signals cannot be used (not the main thread, no ``setitimer``), the
 alarm is simply not set: the engine's own deadline still holds.
@@ -58,6 +63,11 @@ def _fire(signum: int, frame: FrameType | None) -> None:
 def arm(seconds: float) -> bool:
     """Raise :class:`Overrun` after ``seconds`` (at most :data:`CEILING`) of CPU time;
     re-arming replaces the previous alarm. False when no alarm could be set."""
+    if "collecting" not in _state:
+        import gc
+
+        _state["collecting"] = gc.isenabled()
+        gc.disable()
     try:
         import _signal as signal  # type: ignore[import-not-found]
 
@@ -82,8 +92,12 @@ def extend(seconds: float) -> None:
 
 
 def disarm() -> None:
-    """Cancel the alarm and give SIGPROF back its previous handler."""
+    """Cancel the alarm, give SIGPROF back its previous handler and collection back."""
     _state["live"] = False
+    if _state.pop("collecting", False):
+        import gc
+
+        gc.enable()
     if "previous" not in _state:
         return
     import _signal as signal

@@ -14,7 +14,6 @@ if TYPE_CHECKING:
 
     from dcg.shell.command import Command
     from dcg.shell.state import Vars
-    from dcg.shell.words import Word
 
 # The directory `cd`/`pushd` moved to earlier on the line, kept in the variable table
 # (dcg.selfguard resolves it against the payload cwd); UNKNOWN when it cannot be known.
@@ -313,17 +312,3 @@ def apply_pins(env: Vars) -> None:
     """Put back, before a command, the readonly values and the unknown trap-set names."""
     for var, value in env.state.pins.items():
         env[var] = None if value is None or value == "\x00?" else value
-
-
-def loop_value(words: Sequence[Word], env: Vars) -> str | None:
-    """What a ``for``/``select`` variable is judged as in the loop's body: unknown, except
-    when the list holds an unquoted glob (``for f in src/*.py``): then the glob itself,
-    so that ``rm "$f"`` is judged as the delete of every file the glob matches."""
-    from dcg.shell.expand import has_glob
-    from dcg.shell.words import expand
-
-    for word in words:
-        if any(k == "s" and not q and has_glob(v) for k, v, _raw, q in word.parts):
-            fields = expand(word, env, lambda _w, _k: None)[0]
-            return next((f for f in fields if has_glob(f)), None)
-    return None

@@ -1,12 +1,14 @@
-"""What echo and printf print, when that is known without running them."""
+"""What echo and printf print, and what a loop variable stands for, when known statically."""
 
 from __future__ import annotations
 
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from dcg.shell.parser import Simple
     from dcg.shell.state import Vars
-    from dcg.shell.words import Token
+    from dcg.shell.words import Token, Word
 
 
 def echo_text(args: list[str]) -> str:
@@ -96,4 +98,18 @@ def on_path(name: str, env: Vars) -> str | None:
         full = os.path.join(d or ".", name)
         if d.startswith("/") and os.path.isfile(full) and os.access(full, os.X_OK):
             return full
+    return None
+
+
+def loop_value(words: Sequence[Word], env: Vars) -> str | None:
+    """What a ``for``/``select`` variable is judged as in the loop's body: unknown, except
+    when the list holds an unquoted glob (``for f in src/*.py``): then the glob itself,
+    so that ``rm "$f"`` is judged as the delete of every file the glob matches."""
+    from dcg.shell.expand import has_glob
+    from dcg.shell.words import expand
+
+    for word in words:
+        if any(k == "s" and not q and has_glob(v) for k, v, _raw, q in word.parts):
+            fields = expand(word, env, lambda _w, _k: None)[0]
+            return next((f for f in fields if has_glob(f)), None)
     return None
