@@ -244,7 +244,8 @@ def test_what_was_read_before_the_bound_is_judged(low_bound: None, command: str,
     assert level == "deny" and rule in text, text
 
 
-def test_the_whole_script_is_judged_within_the_bound() -> None:
+def test_the_whole_script_is_judged_within_the_bound(isolated_home: Path) -> None:
+    _roomy_budget(isolated_home)
     level, text = hook_verdict("npm run padded", BOUNDS)
     assert level == "deny" and "core.filesystem:rm-rf" in text, text
 

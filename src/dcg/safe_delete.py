@@ -406,7 +406,7 @@ def rm_files_outside_temp(command: Command, cwd: str) -> bool:
     opts, operands = rm_operands(argv)
     if rm_recursive(opts):
         return False
-    if not operands or any(w in ("$(…)", "`…`") for w in operands):  # names fed at run time
+    if not operands or any(w.endswith(("$(…)", "`…`")) for w in operands):  # names fed at run time
         return any(
             v.split(" ")[0] in ("xargs", "parallel") and not v.endswith("< find")
             for v in command.via

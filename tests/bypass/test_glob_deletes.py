@@ -45,6 +45,13 @@ STOP = [
     "rm $(ls src/*.py)",
     "rm -f $(git ls-files src)",
     "rm `find src -name '*.py'`",
+    'for f in $(git ls-files src); do rm "$f"; done',
+    'git ls-files src | while read f; do rm "$f"; done',
+    "find src -name '*.py' | while read -r f; do rm \"$f\"; done",
+    'ls src | while read f; do rm "src/$f"; done',
+    'while read f; do rm "$f"; done < <(ls src/*.py)',
+    'files=$(git ls-files src); for f in $files; do rm "$f"; done',
+    'mapfile -t fs < <(git ls-files src); rm "${fs[@]}"',
     "echo src/*.py | xargs rm",
     "printf '%s\\n' src/*.py | xargs rm -f",
 ]
@@ -61,6 +68,9 @@ PASS = [
     'for f in src/*.py; do wc -l "$f"; done',
     'for f in src/*.log; do rm "$f"; done',
     "ls src/*.py",
+    'for f in $(git ls-files src); do wc -l "$f"; done',
+    'git ls-files | while read -r f; do echo "$f"; done',
+    'rm -f "build/out-$(date +%s).log"',
 ]
 
 

@@ -97,11 +97,11 @@ def _lost(paths: list[str]) -> list[str]:
     """The ``paths`` whose content git cannot give back (one git call per repository)."""
     from dcg.gitinfo import work_tree
     from dcg.regenerable import under_regenerable
-    from dcg.safe_delete import in_user_cache
+    from dcg.safe_delete import in_system_cache, in_user_cache
 
     by_root: dict[str | None, list[str]] = {}
     for p in paths:
-        if in_user_cache(p):
+        if in_user_cache(p) or in_system_cache(p):  # ~/.cache, /var/lib/apt/lists
             continue
         by_root.setdefault(work_tree(os.path.dirname(p)), []).append(p)
     out: list[str] = []

@@ -101,15 +101,30 @@ def on_path(name: str, env: Vars) -> str | None:
     return None
 
 
-def loop_value(words: Sequence[Word], env: Vars) -> str | None:
-    """What a ``for``/``select`` variable is judged as in the loop's body: unknown, except
-    when the list holds an unquoted glob (``for f in src/*.py``): then the glob itself,
-    so that ``rm "$f"`` is judged as the delete of every file the glob matches."""
+# Why a variable is unknown, when its value is a name read at run time: the words of a
+# command's output (a for loop's list) or input read (dcg.shell.arith.note_origins). Such
+# a variable expands to what an unknown command substitution does (dcg.shell.words), so
+# that `for f in $(git ls-files); do rm "$f"; done` is judged as `rm $(git ls-files)`.
+NAMES = ("one of the names", "input read by")
+
+
+def bind_loop(name: str, words: Sequence[Word], env: Vars) -> None:
+    """Set a ``for``/``select`` variable for the loop's body: unknown, except when the
+    list holds an unquoted glob (``for f in src/*.py``): then the glob itself, so that
+    ``rm "$f"`` is judged as the delete of every file the glob matches. A list that is a
+    command's output or a variable dcg does not know makes it one of the names those
+    hold (:data:`NAMES`)."""
     from dcg.shell.expand import has_glob
     from dcg.shell.words import expand
 
+    env[name] = None
+    env.state.origins.pop(name, None)
     for word in words:
         if any(k == "s" and not q and has_glob(v) for k, v, _raw, q in word.parts):
             fields = expand(word, env, lambda _w, _k: None)[0]
-            return next((f for f in fields if has_glob(f)), None)
-    return None
+            env[name] = next((f for f in fields if has_glob(f)), None)
+            return
+    for w in words:  # `$(git ls-files)`, `$files` holding something unknown
+        if w.subs or any(p[0] == "v" and not p[3] and env.get(p[1]) is None for p in w.parts):
+            env.state.origins[name] = "one of the names a command prints"
+            return

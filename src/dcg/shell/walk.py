@@ -23,7 +23,7 @@ from dcg.shell.shellvars import CHDIR as _CHDIR
 from dcg.shell.shellvars import declare as _declare
 from dcg.shell.state import BASE, Vars
 from dcg.shell.state import CWD as _CWD
-from dcg.shell.static import loop_value, static_output
+from dcg.shell.static import bind_loop, static_output
 from dcg.shell.stdin import stdin_of, written_into
 from dcg.shell.toolruns import TOOL_ENV
 from dcg.shell.words import Heredoc
@@ -136,8 +136,8 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
         if sub is not None and sub.subs:
             last = _subs(sub, ctx, out, simple if ">" in op else None)
             made = last if op == "<<<" and len(sub.parts) == 1 else made
-    for name in simple.forget:  # a loop variable: dcg.shell.static.loop_value
-        env[name] = loop_value(simple.extra, env)
+    for name in simple.forget:  # a loop variable
+        bind_loop(name, simple.extra, env)
     if env.state.aliases and simple.words:
         from dcg.shell.bashvars import alias_text
 

@@ -104,6 +104,16 @@ def ifs_split(text: str, ifs: str) -> tuple[list[str], bool, bool]:
 _MEANINGFUL = frozenset({"HOME", "TMPDIR", "TMP", "TEMP", "TEMPDIR"})
 
 
+def _names(env: Vars, name: str) -> bool:
+    """``name`` holds names read at run time (dcg.shell.static.NAMES)."""
+    origin = env.state.origins.get(name) if env.state.origins else None
+    if origin is None:
+        return False
+    from dcg.shell.static import NAMES
+
+    return origin.startswith(NAMES)
+
+
 def _default_form(raw: str, env: Vars) -> tuple[str, bool]:
     """``${NAME:-x}``/``${NAME-x}``/``${NAME:=x}``/``${NAME:?}`` of a NAME set in the line."""
     if raw[:2] != "${":
@@ -197,6 +207,8 @@ def expand(
                     if got_many is not None:
                         text, unresolved = got_many[0][0], False
                         splittable = split and not quoted
+                if unresolved and _names(env, raw[2:].lstrip("!#").partition("[")[0]):
+                    text = "$(…)"  # "${files[@]}" after `mapfile -t files`
                 dynamic = dynamic or unresolved
         else:
             if kind == "v" and env.state.namerefs:
@@ -206,9 +218,14 @@ def expand(
             got = env.get(value) if kind == "v" else sub_text(word, int(value))
             if got is None and kind == "v" and value == "IFS" and "IFS" not in env:
                 got = DEFAULT_IFS
-            if got is None and kind == "v" and value in _MEANINGFUL and value in env:
+            if (
+                got is None
+                and kind == "v"
+                and ((value in _MEANINGFUL and value in env) or _names(env, value))
+            ):
                 # Reassigned earlier in the line from something unknown: not what the
-                # name usually holds ($TMPDIR after TMPDIR=$(pwd) is not a temp dir).
+                # name usually holds ($TMPDIR after TMPDIR=$(pwd) is not a temp dir); or
+                # a name read at run time (dcg.shell.static.NAMES).
                 text, dynamic = "$(…)", True
             elif got is None:
                 # A placeholder, not the source: the substitution's own commands are
