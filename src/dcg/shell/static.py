@@ -101,19 +101,12 @@ def on_path(name: str, env: Vars) -> str | None:
     return None
 
 
-# Why a variable is unknown, when its value is a name read at run time: the words of a
-# command's output (a for loop's list) or input read (dcg.shell.arith.note_origins). Such
-# a variable expands to what an unknown command substitution does (dcg.shell.words), so
-# that `for f in $(git ls-files); do rm "$f"; done` is judged as `rm $(git ls-files)`.
-NAMES = ("one of the names", "input read by")
-
-
 def bind_loop(name: str, words: Sequence[Word], env: Vars) -> None:
     """Set a ``for``/``select`` variable for the loop's body: unknown, except when the
     list holds an unquoted glob (``for f in src/*.py``): then the glob itself, so that
     ``rm "$f"`` is judged as the delete of every file the glob matches. A list that is a
     command's output or a variable dcg does not know makes it one of the names those
-    hold (:data:`NAMES`)."""
+    hold (:data:`dcg.shell.words.NAMES`)."""
     from dcg.shell.expand import has_glob
     from dcg.shell.words import expand
 

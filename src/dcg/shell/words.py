@@ -104,14 +104,17 @@ def ifs_split(text: str, ifs: str) -> tuple[list[str], bool, bool]:
 _MEANINGFUL = frozenset({"HOME", "TMPDIR", "TMP", "TEMP", "TEMPDIR"})
 
 
-def _names(env: Vars, name: str) -> bool:
-    """``name`` holds names read at run time (dcg.shell.static.NAMES)."""
-    origin = env.state.origins.get(name) if env.state.origins else None
-    if origin is None:
-        return False
-    from dcg.shell.static import NAMES
+# Why a variable is unknown, when its value is a name read at run time: the words of a
+# command's output (a for loop's list, dcg.shell.static.bind_loop) or input read
+# (dcg.shell.arith.note_origins). Such a variable expands to what an unknown command
+# substitution does, so `for f in $(git ls-files); do rm "$f"; done` is `rm $(…)`.
+NAMES = ("one of the names", "input read by")
 
-    return origin.startswith(NAMES)
+
+def _names(env: Vars, name: str) -> bool:
+    """``name`` holds names read at run time (:data:`NAMES`)."""
+    origin = env.state.origins.get(name) if env.state.origins else None
+    return origin is not None and origin.startswith(NAMES)
 
 
 def _default_form(raw: str, env: Vars) -> tuple[str, bool]:
@@ -225,7 +228,7 @@ def expand(
             ):
                 # Reassigned earlier in the line from something unknown: not what the
                 # name usually holds ($TMPDIR after TMPDIR=$(pwd) is not a temp dir); or
-                # a name read at run time (dcg.shell.static.NAMES).
+                # a name read at run time (NAMES).
                 text, dynamic = "$(…)", True
             elif got is None:
                 # A placeholder, not the source: the substitution's own commands are
