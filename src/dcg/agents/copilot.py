@@ -216,6 +216,7 @@ def spec() -> Agent:
         project_path=".github/hooks/dcg.json",
         home_dirs=(".copilot",),
         binaries=("copilot",),
+        packages=("@github/copilot",),
         layout=_spec.OwnedJson({"version": 1, "hooks": {"preToolUse": [hook]}}),
         probe=_spec.Probe(
             {

@@ -74,6 +74,9 @@ def spec() -> Agent:
         project_path=".gemini/settings.json",
         home_dirs=(".gemini",),
         binaries=("gemini",),
+        # Its home (.gemini moves with it) and the system settings file that overrides all.
+        unguarded=("GEMINI_CLI_HOME", "GEMINI_CLI_SYSTEM_SETTINGS_PATH"),
+        packages=("@google/gemini-cli",),
         layout=_spec.Grouped(
             "BeforeTool",
             "run_shell_command|write_file|replace",

@@ -77,6 +77,9 @@ def spec() -> Agent:
         project_path=".qwen/settings.json",
         home_dirs=(".qwen",),
         binaries=("qwen",),
+        # Gemini CLI's, renamed: its home and the system settings file that overrides all.
+        unguarded=("QWEN_HOME", "QWEN_CODE_SYSTEM_SETTINGS_PATH"),
+        packages=("@qwen-code/qwen-code",),
         # Qwen's timeout is in milliseconds.
         layout=_spec.Grouped(
             "PreToolUse",

@@ -37,8 +37,9 @@ _SELF_KEYWORDS = (
     "bsdtar", "7z", "cpio",
     # An agent started with its settings moved or replaced (dcg.shell.agentenv): HOME or an
     # XDG directory, or an agent's own variable or option, which starts with its name and
-    # "_" or with "setting" (tests/bypass/test_agent_env.py checks every spec's against this).
-    "home=", "xdg_", "setting", *_AGENT_NAMES,
+    # "_", with "setting" or names hooks, or is one of the options that skip them
+    # (tests/bypass/test_agent_env.py checks every spec's against this).
+    "home=", "xdg_", "setting", "--bare", "--safe-mode", "--restricted", *_AGENT_NAMES,
     *(
         f"{before}{d}{after}"
         for d in _CARRIED_DIRS
