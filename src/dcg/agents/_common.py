@@ -153,8 +153,10 @@ def file_request(
 def patch_paths(patch: str) -> list[str]:
     """The files an ``apply_patch`` envelope adds, updates, deletes or moves to."""
     out = []
-    # No space is needed after the colon: OpenCode's parser takes `*** Add File:x` too.
+    # No space is needed after the colon: OpenCode's parser takes `*** Add File:x` too;
+    # Codex's parser takes a header line with white space before it.
     for line in patch.splitlines():
+        line = line.lstrip()
         for head in ("*** Add File:", "*** Update File:", "*** Delete File:", "*** Move to:"):
             if line.startswith(head) and line[len(head) :].strip():
                 out.append(line[len(head) :].strip())
