@@ -50,19 +50,21 @@ REGISTRY: tuple[tuple[str, tuple[_Mark, ...], tuple[str, ...], tuple[str, ...]],
             ".claude/settings.json",
             ".claude/settings.local.json",
             "/etc/claude-code/managed-settings.json",
+            # Drop-in managed settings, merged over the file above.
+            "/etc/claude-code/managed-settings.d/",
         ),
         (".claude",),
     ),
     (
         "codex",
         (_m(2, (_INPUT, None), ("turn_id", None)),),
-        (".codex/hooks.json", ".codex/config.toml"),
+        (".codex/hooks.json", ".codex/config.toml", "/etc/codex/config.toml"),
         (".codex",),
     ),
     (
         "gemini",
         (_m(0, (_EVENT, "BeforeTool")), _m(1, (_TOOL, "run_shell_command"))),
-        (".gemini/settings.json",),
+        (".gemini/settings.json", "/etc/gemini-cli/settings.json"),
         (".gemini",),
     ),
     (
@@ -159,9 +161,9 @@ REGISTRY: tuple[tuple[str, tuple[_Mark, ...], tuple[str, ...], tuple[str, ...]],
     (
         "crush",
         (_m(0, ("event", None), ("cwd", None), (_INPUT, None)),),
-        # Not a bare `crush.json`: one path component would match that name in every
-        # directory, and any `*`; dcg writes `.crush.json`, which no `*` matches.
-        (".config/crush/crush.json", ".crush.json"),
+        # Crush reads a project's `crush.json` beside `.crush.json` (dcg writes the
+        # latter): a bare name, judged only as spelled (no `*` reaches it).
+        (".config/crush/crush.json", ".crush.json", "crush.json"),
         (),
     ),
     (
