@@ -130,7 +130,7 @@ REGISTRY: tuple[tuple[str, tuple[_Mark, ...], tuple[str, ...], tuple[str, ...]],
     ),
     (
         "qwen",
-        (_m(0, (_EVENT, "PreToolUse"), (_TOOL, _GEMINI_TOOLS)),),
+        (_m(0, (_EVENT, "PreToolUse"), (_TOOL, _GEMINI_TOOLS | {"monitor"})),),
         (".qwen/settings.json",),
         (".qwen",),
     ),
