@@ -236,6 +236,16 @@ REGISTRY: tuple[tuple[str, tuple[_Mark, ...], tuple[str, ...], tuple[str, ...]],
 
 AGENTS = tuple(name for name, *_ in REGISTRY)
 
+# What gives an agent started without dcg's hook away (dcg.shell.agentenv; core.dcg's
+# prefilter has them all): HOME or an XDG directory, an agent's own variable (its name and
+# "_", which no payload carries: a bare name is in every payload's paths), an option that
+# names settings or hooks, or one that skips them. tests/bypass/test_agent_env.py checks
+# every way a spec names (`Agent.unguarded`) against these.
+START_KEYWORDS = (
+    *("home=", "xdg_", "setting", "hooks", "--bare", "--safe-mode", "--restricted"),
+    *(f"{name}_" for name in AGENTS),
+)
+
 # Parent directories that say nothing about the agent: the next component names it.
 _GENERIC_DIRS = frozenset({".config", "Documents", ".local", "share"})
 

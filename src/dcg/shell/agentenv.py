@@ -42,8 +42,8 @@ def may_start(argv: list[str], names: list[str]) -> bool:
     """The cheap test before the agents' specs are read (importing them all costs a tenth
     of a second): the environment moves a home or a configuration or names an agent
     (``CLAUDE_…``), or the command word is a package runner or starts with an agent's name
-    and an argument has one of dcg's keywords (every option a spec names has one:
-    tests/bypass/test_agent_env.py)."""
+    and an argument has one of ``dcg.agents.START_KEYWORDS`` (every option a spec names
+    has one: tests/bypass/test_agent_env.py)."""
     from dcg.agents import AGENTS
 
     for n in names:
@@ -54,10 +54,10 @@ def may_start(argv: list[str], names: list[str]) -> bool:
     word = normalize(argv[0]) if len(argv) > 1 else ""
     if not word or not (word in _RUNNERS or any(word.startswith(a) for a in AGENTS)):
         return False
+    from dcg.agents import START_KEYWORDS
     from dcg.keywords import mentions, scan_text
-    from dcg.packs import KEYWORDS
 
-    return mentions(scan_text(" ".join(argv[1:])), KEYWORDS["core.dcg"])
+    return mentions(scan_text(" ".join(argv[1:])), START_KEYWORDS)
 
 
 def agent_argv(argv: list[str]) -> list[str]:
