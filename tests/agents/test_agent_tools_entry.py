@@ -3,7 +3,8 @@
 ``dcg hook`` as the agent starts it (a subprocess of the venv's ``dcg``), fed the payloads
 each agent's docs give (tests/golden/payloads/<agent>-<tool>.json): Claude Code's
 ``Monitor``, Copilot CLI's ``write_bash`` and ``apply_patch``, VS Code agent mode's
-``create_file`` (camelCase), Gemini's ``dir_path``. Copilot CLI and VS Code run Claude
+``create_file`` (camelCase), Gemini's ``dir_path``, Qwen Code's ``monitor`` and
+``directory``. Copilot CLI and VS Code run Claude
 Code's hook files too, so their tools also arrive in Claude Code's payload shape. A NUL
 byte in any target (a command's word, a file tool's path, ``dir_path``, ``cwd``) is a clean
 stop with a rule id, never an internal error.
@@ -73,6 +74,10 @@ GOLDEN_TOOLS = [
     ("copilot-vscodeagent", "", "core.git:reset-hard"),
     ("gemini-dir_path", "gemini", "core.filesystem:rm-rf"),
     ("gemini-dir_path", "", "core.filesystem:rm-rf"),
+    ("qwen-monitor", "qwen", "core.git:reset-hard"),
+    ("qwen-monitor", "", "core.git:reset-hard"),
+    ("qwen-directory", "qwen", "core.filesystem:rm-rf"),
+    ("qwen-directory", "", "core.filesystem:rm-rf"),
 ]
 
 
@@ -96,6 +101,24 @@ def test_gemini_without_dir_path_judges_the_session_cwd(places: tuple[Path, Path
     assert _entry(body, home, "--agent", "gemini")[0] == "none"
     tool_input["dir_path"] = os.path.relpath(project, scratch)  # relative to the session cwd
     assert _entry(body, home, "--agent", "gemini")[0] == "deny"
+
+
+@pytest.mark.parametrize("name", ["qwen-directory", "qwen-monitor"])
+def test_qwen_judges_the_command_in_its_directory(
+    places: tuple[Path, Path, Path], name: str
+) -> None:
+    home, project, scratch = places
+    body = _golden(name, home, project, scratch)
+    tool_input = body["tool_input"]
+    assert isinstance(tool_input, dict)
+    tool_input["command"] = "rm -rf work"
+    del tool_input["directory"]  # the same delete in the scratch directory passes
+    assert _entry(body, home, "--agent", "qwen")[0] == "none"
+    assert _entry(body, home)[0] == "none"
+    tool_input["directory"] = os.path.relpath(project, scratch)  # relative to the session cwd
+    assert _entry(body, home, "--agent", "qwen")[0] == "deny"
+    tool_input["command"] = "ls work"
+    assert _entry(body, home)[0] == "none"
 
 
 def _claude_shape(tool: str, tool_input: dict[str, object], cwd: str) -> dict[str, object]:

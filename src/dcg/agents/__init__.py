@@ -50,19 +50,21 @@ REGISTRY: tuple[tuple[str, tuple[_Mark, ...], tuple[str, ...], tuple[str, ...]],
             ".claude/settings.json",
             ".claude/settings.local.json",
             "/etc/claude-code/managed-settings.json",
+            # Drop-in managed settings, merged over the file above.
+            "/etc/claude-code/managed-settings.d/",
         ),
         (".claude",),
     ),
     (
         "codex",
         (_m(2, (_INPUT, None), ("turn_id", None)),),
-        (".codex/hooks.json", ".codex/config.toml"),
+        (".codex/hooks.json", ".codex/config.toml", "/etc/codex/config.toml"),
         (".codex",),
     ),
     (
         "gemini",
         (_m(0, (_EVENT, "BeforeTool")), _m(1, (_TOOL, "run_shell_command"))),
-        (".gemini/settings.json",),
+        (".gemini/settings.json", "/etc/gemini-cli/settings.json"),
         (".gemini",),
     ),
     (
@@ -128,7 +130,7 @@ REGISTRY: tuple[tuple[str, tuple[_Mark, ...], tuple[str, ...], tuple[str, ...]],
     ),
     (
         "qwen",
-        (_m(0, (_EVENT, "PreToolUse"), (_TOOL, _GEMINI_TOOLS)),),
+        (_m(0, (_EVENT, "PreToolUse"), (_TOOL, _GEMINI_TOOLS | {"monitor"})),),
         (".qwen/settings.json",),
         (".qwen",),
     ),
@@ -159,9 +161,9 @@ REGISTRY: tuple[tuple[str, tuple[_Mark, ...], tuple[str, ...], tuple[str, ...]],
     (
         "crush",
         (_m(0, ("event", None), ("cwd", None), (_INPUT, None)),),
-        # Not a bare `crush.json`: one path component would match that name in every
-        # directory, and any `*`; dcg writes `.crush.json`, which no `*` matches.
-        (".config/crush/crush.json", ".crush.json"),
+        # Crush reads a project's `crush.json` beside `.crush.json` (dcg writes the
+        # latter): a bare name, judged only as spelled (no `*` reaches it).
+        (".config/crush/crush.json", ".crush.json", "crush.json"),
         (),
     ),
     (
@@ -233,6 +235,16 @@ REGISTRY: tuple[tuple[str, tuple[_Mark, ...], tuple[str, ...], tuple[str, ...]],
 )
 
 AGENTS = tuple(name for name, *_ in REGISTRY)
+
+# What gives an agent started without dcg's hook away (dcg.shell.agentenv; core.dcg's
+# prefilter has them all): HOME or an XDG directory, an agent's own variable (its name and
+# "_", which no payload carries: a bare name is in every payload's paths), an option that
+# names settings or hooks, or one that skips them. tests/bypass/test_agent_env.py checks
+# every way a spec names (`Agent.unguarded`) against these.
+START_KEYWORDS = (
+    *("home=", "xdg_", "setting", "hooks", "--bare", "--safe-mode", "--restricted"),
+    *(f"{name}_" for name in AGENTS),
+)
 
 # Parent directories that say nothing about the agent: the next component names it.
 _GENERIC_DIRS = frozenset({".config", "Documents", ".local", "share"})

@@ -107,6 +107,26 @@ def tool_call(
     )
 
 
+def in_directory(
+    request: HookRequest | None, payload: dict[str, object], key: str
+) -> HookRequest | None:
+    """A shell tool's request judged in the directory its ``tool_input[key]`` names (Gemini's
+    ``dir_path``, Qwen's ``directory``: absolute or relative to the session's cwd), where
+    the agent runs the command, not in the session's cwd."""
+    args = payload.get("tool_input")
+    where = args.get(key) if isinstance(args, dict) else None
+    if request is None or request.shell == "file" or not isinstance(where, str) or not where:
+        return request
+    base = request.cwd or ""
+    cwd = where if where.startswith("/") or not base else base.rstrip("/") + "/" + where
+    from dcg.hookio import HookRequest
+
+    return HookRequest(request.agent, request.command, cwd=cwd, session_id=request.session_id,
+                       tool=request.tool, shell=request.shell,
+                       permission_mode=request.permission_mode,
+                       interactive=request.interactive)  # fmt: skip
+
+
 def file_request(
     agent: str,
     tool: str,
@@ -153,8 +173,10 @@ def file_request(
 def patch_paths(patch: str) -> list[str]:
     """The files an ``apply_patch`` envelope adds, updates, deletes or moves to."""
     out = []
-    # No space is needed after the colon: OpenCode's parser takes `*** Add File:x` too.
+    # No space is needed after the colon: OpenCode's parser takes `*** Add File:x` too;
+    # Codex's parser takes a header line with white space before it.
     for line in patch.splitlines():
+        line = line.lstrip()
         for head in ("*** Add File:", "*** Update File:", "*** Delete File:", "*** Move to:"):
             if line.startswith(head) and line[len(head) :].strip():
                 out.append(line[len(head) :].strip())

@@ -157,9 +157,13 @@ class Agent:
     # The tools the hook's matcher must cover (shell and file tools by default).
     covers: tuple[str, ...] | None = None
     # What starts the agent without the settings dcg's hook is registered in, besides HOME
-    # and XDG_CONFIG_HOME (every agent's): environment variables that move its settings
-    # and options ("--…") that replace or select them (dcg.shell.agentenv).
+    # and XDG_CONFIG_HOME (every agent's): environment variables that move or replace its
+    # settings or switch its hooks off, options ("--…") that do, and options with the
+    # values that do ("--disable=hooks", "-c=*hooks*": a shell pattern on the value).
+    # (dcg.shell.agentenv; tests/bypass/test_agent_env.py.)
     unguarded: tuple[str, ...] = ()
+    # npm packages that start the agent through npx, bunx, pnpm dlx, npm exec…
+    packages: tuple[str, ...] = ()
 
     def tools(self) -> tuple[str, ...]:
         return self.covers if self.covers is not None else (*self.shells, *sorted(self.file_tools))

@@ -82,6 +82,7 @@ def spec() -> Agent:
         project_path=".amp/settings.json",
         home_dirs=(".config/amp",),
         binaries=("amp",),
+        packages=("@sourcegraph/amp",),
         layout=_spec.Rules("amp.permissions", rules),
         # `to` is a program without arguments: dcg's script beside the settings runs dcg.
         companions=(_spec.Companion("dcg-hook.sh", _spec.OwnedScript()),),

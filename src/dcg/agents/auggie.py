@@ -86,6 +86,7 @@ def spec() -> Agent:
         project_path=".augment/settings.json",
         home_dirs=(".augment",),
         binaries=("auggie",),
+        packages=("@augmentcode/auggie",),
         # Auggie's timeout is in milliseconds, and it runs only `.sh` files: dcg's script
         # (beside the settings) runs the hook command.
         layout=_spec.Grouped(

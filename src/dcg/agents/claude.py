@@ -141,7 +141,14 @@ def spec() -> Agent:
         project_path=".claude/settings.json",
         home_dirs=(".claude",),
         binaries=("claude",),
-        unguarded=("CLAUDE_CONFIG_DIR", "--settings", "--setting-sources"),
+        # --bare and CLAUDE_CODE_SIMPLE skip hooks, safe mode and --restricted start without
+        # them, --managed-settings replaces the managed policy (disableAllHooks).
+        unguarded=(
+            *("CLAUDE_CONFIG_DIR", "CLAUDE_CODE_SIMPLE", "CLAUDE_CODE_SAFE_MODE"),
+            *("--settings", "--setting-sources", "--managed-settings"),
+            *("--bare", "--safe-mode", "--restricted"),
+        ),
+        packages=("@anthropic-ai/claude-code",),
         # onFailure "block" (2.1.295): a hook that cannot start, times out or exits with an
         # unexpected code blocks the tool call. Older builds ignore the key and keep the
         # entry (2.0.0, 2.1.100, 2.1.200 and 2.1.294 run; tests/realagents proves the block).

@@ -111,7 +111,10 @@ def spec() -> Agent:
         project_path=".codex/hooks.json",
         home_dirs=(".codex",),
         binaries=("codex",),
-        unguarded=("CODEX_HOME",),
+        # `--disable hooks` (or the older feature name codex_hooks) and a `-c` override of
+        # any hooks key (`features.hooks=false`) switch the hooks off for that run.
+        unguarded=("CODEX_HOME", "--disable=*hooks", "-c=*hooks*", "--config=*hooks*"),
+        packages=("@openai/codex",),
         layout=_spec.Grouped(
             "PreToolUse",
             "^(Bash|apply_patch)$",

@@ -45,6 +45,7 @@ _SHELLS = {
     "write_powershell": "powershell",
     "run_in_terminal": "bash",
     "create_and_run_task": "bash",
+    "run_task": "bash",
 }
 _TYPED = frozenset({"write_bash", "write_powershell"})
 # Copilot CLI's file-writing tools (`path`; apply_patch's patch text), and VS Code agent
@@ -104,6 +105,13 @@ def read(payload: dict[str, object]) -> HookRequest | None:
         # VS Code runs the task it creates: its command and arguments are the command line.
         task = args.get("task")
         args = {"command": _task_line(task)} if isinstance(task, dict) else {}
+    cwd = text(payload.get("cwd"))
+    if tool == "run_task":
+        # VS Code runs a task of the workspace's tasks.json: its command lines.
+        from dcg.agents._vstasks import task_lines
+
+        line, cwd = task_lines(args, cwd)
+        args = {"command": line}
     command = command_text(args.get("input" if tool.lower() in _TYPED else "command"))
     if command is None or shell is None:
         return None
@@ -114,7 +122,7 @@ def read(payload: dict[str, object]) -> HookRequest | None:
     return HookRequest(
         NAME,
         command,
-        cwd=text(payload.get("cwd")),
+        cwd=cwd,
         session_id=session,
         tool=tool,
         shell=shell,
@@ -216,6 +224,7 @@ def spec() -> Agent:
         project_path=".github/hooks/dcg.json",
         home_dirs=(".copilot",),
         binaries=("copilot",),
+        packages=("@github/copilot",),
         layout=_spec.OwnedJson({"version": 1, "hooks": {"preToolUse": [hook]}}),
         probe=_spec.Probe(
             {

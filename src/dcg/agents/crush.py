@@ -58,6 +58,7 @@ def spec() -> Agent:
         project_path=".crush.json",
         home_dirs=(".config/crush",),
         binaries=("crush",),
+        packages=("@charmland/crush",),
         layout=_spec.Flat(
             "PreToolUse",
             {"name": "dcg", "matcher": matcher, "command": None, "timeout": 10},

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dcg import jsonfast
-from dcg.agents._common import cap, error_decision, tool_call, user_text
+from dcg.agents._common import cap, error_decision, in_directory, tool_call, user_text
 from dcg.hookio import SOFT_BLOCK, WARNING, HookRequest, Reply
 
 TYPE_CHECKING = False
@@ -22,17 +22,9 @@ FILE_TOOLS = frozenset(("write_file", "replace"))
 
 
 def read(payload: dict[str, object]) -> HookRequest | None:
-    request = tool_call(NAME, payload, _SHELLS, FILE_TOOLS)
-    args = payload.get("tool_input")
-    where = args.get("dir_path") if isinstance(args, dict) else None
-    if request is None or request.shell == "file" or not isinstance(where, str) or not where:
-        return request
     # run_shell_command runs the command in dir_path (relative to the project): judge it
     # there, not in the session's cwd.
-    base = request.cwd or ""
-    cwd = where if where.startswith("/") or not base else base.rstrip("/") + "/" + where
-    return HookRequest(NAME, request.command, cwd=cwd, session_id=request.session_id,
-                       tool=request.tool, shell=request.shell)  # fmt: skip
+    return in_directory(tool_call(NAME, payload, _SHELLS, FILE_TOOLS), payload, "dir_path")
 
 
 def render(request: HookRequest, outcome: Outcome, details: bool = False) -> Reply:
@@ -74,6 +66,9 @@ def spec() -> Agent:
         project_path=".gemini/settings.json",
         home_dirs=(".gemini",),
         binaries=("gemini",),
+        # Its home (.gemini moves with it) and the system settings file that overrides all.
+        unguarded=("GEMINI_CLI_HOME", "GEMINI_CLI_SYSTEM_SETTINGS_PATH"),
+        packages=("@google/gemini-cli",),
         layout=_spec.Grouped(
             "BeforeTool",
             "run_shell_command|write_file|replace",

@@ -102,6 +102,7 @@ def spec() -> Agent:
         project_path=".opencode/plugins/dcg.js",
         home_dirs=(".config/opencode",),
         binaries=("opencode",),
+        packages=("opencode-ai",),
         unguarded=("OPENCODE_CONFIG_DIR",),
         layout=_spec.OwnedText(
             _opencode.installed_plugin, _opencode.plugin_command, _opencode.plugin_covers

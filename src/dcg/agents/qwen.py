@@ -12,7 +12,7 @@ written anywhere: the person finds the pending item with ``dcg confirm``.
 from __future__ import annotations
 
 from dcg import jsonfast
-from dcg.agents._common import cap, error_reason, text, tool_call
+from dcg.agents._common import cap, error_reason, in_directory, text, tool_call
 from dcg.hookio import SOFT_BLOCK, WARNING, HookRequest, Reply
 
 TYPE_CHECKING = False
@@ -30,7 +30,8 @@ OUTPUT_FIELDS: dict[str, frozenset[str]] = {
     ),
 }
 
-_SHELLS = {"run_shell_command": "bash"}
+# monitor (parameters `command`, `directory`) runs a shell command in the background.
+_SHELLS = {"run_shell_command": "bash", "monitor": "bash"}
 # Qwen Code's file-writing tools (Gemini CLI's, `replace` renamed `edit`): dcg judges the
 # paths they change, so a file tool cannot unhook dcg either (dcg.selfguard).
 FILE_TOOLS = frozenset({"write_file", "edit", "replace"})
@@ -38,7 +39,9 @@ FILE_TOOLS = frozenset({"write_file", "edit", "replace"})
 
 def read(payload: dict[str, object]) -> HookRequest | None:
     mode = text(payload.get("permission_mode"))
-    return tool_call(NAME, payload, _SHELLS, FILE_TOOLS, permission_mode=mode)
+    request = tool_call(NAME, payload, _SHELLS, FILE_TOOLS, permission_mode=mode)
+    # Its shell tools run the command in `directory` (Gemini's dir_path, renamed).
+    return in_directory(request, payload, "directory")
 
 
 def render(request: HookRequest, outcome: Outcome, details: bool = False) -> Reply:
@@ -77,15 +80,18 @@ def spec() -> Agent:
         project_path=".qwen/settings.json",
         home_dirs=(".qwen",),
         binaries=("qwen",),
+        # Gemini CLI's, renamed: its home and the system settings file that overrides all.
+        unguarded=("QWEN_HOME", "QWEN_CODE_SYSTEM_SETTINGS_PATH"),
+        packages=("@qwen-code/qwen-code",),
         # Qwen's timeout is in milliseconds.
         layout=_spec.Grouped(
             "PreToolUse",
-            "^(run_shell_command|write_file|edit|replace)$",
+            "^(run_shell_command|monitor|write_file|edit|replace)$",
             {"type": "command", "command": None, "name": "dcg", "timeout": 10000},
         ),
         probe=_spec.Probe(claude.probe_payload("run_shell_command"), exit_codes=()),
         fails=_spec.FAILS_OPEN,
         fail_text="other exit codes and time-outs (60 s) let the command run",
         note="Restart qwen; project settings apply only in a folder you trusted.",
-        covers=("run_shell_command", "write_file", "edit", "replace"),
+        covers=("run_shell_command", "monitor", "write_file", "edit", "replace"),
     )

@@ -12,8 +12,7 @@ and one line below.
 
 from __future__ import annotations
 
-from dcg.agents import REGISTRY as AGENTS
-from dcg.agents import keyword_dirs
+from dcg.agents import START_KEYWORDS, keyword_dirs
 
 # typing is not imported at run time: it costs more than the hook's whole budget.
 TYPE_CHECKING = False
@@ -23,9 +22,6 @@ if TYPE_CHECKING:
 # Every agent's hook files come from the agent registry: a name no payload carries counts
 # anywhere, a directory the agents' own payloads carry only as a command spells a path.
 _BARE_DIRS, _CARRIED_DIRS = keyword_dirs()
-# An agent's own variables start with its name (`CLAUDE_CONFIG_DIR`, `CODEX_HOME`): its name
-# and "_", which no payload carries (a bare name is in every payload's paths).
-_AGENT_NAMES = tuple(f"{name}_" for name, *_ in AGENTS)
 _SELF_KEYWORDS = (
     "dcg", "-mdcg", "hooks", "settings", "config.toml", "allowlist", "history.jsonl",
     "pending_confirmations", "allow_once", "audit-cursor", "approval_attempts", *_BARE_DIRS,
@@ -35,10 +31,9 @@ _SELF_KEYWORDS = (
     # that write whatever their archive holds into the directory they run in.
     ".pth", "sitecustomize", "usercustomize", "uninstall", "pyenv", "tar", "unzip",
     "bsdtar", "7z", "cpio",
-    # An agent started with its settings moved or replaced (dcg.shell.agentenv): HOME or an
-    # XDG directory, or an agent's own variable or option, which starts with its name and
-    # "_" or with "setting" (tests/bypass/test_agent_env.py checks every spec's against this).
-    "home=", "xdg_", "setting", *_AGENT_NAMES,
+    # An agent started with its settings moved or replaced or its hooks off
+    # (dcg.shell.agentenv); "hooks" is already above.
+    *(k for k in START_KEYWORDS if k != "hooks"),
     *(
         f"{before}{d}{after}"
         for d in _CARRIED_DIRS

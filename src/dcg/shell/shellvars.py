@@ -59,16 +59,11 @@ def started_env(argv: list[str], assigns: dict[str, str | None], env: Vars,
     (dcg.shell.agentenv)."""
     if assigns:
         policy_env(list(assigns), [], via, out)
-    # The cheap test before the agents' specs are read: the environment moves a home or a
-    # configuration, or an option names settings.
     names = [*assigns, *env]
-    if not (
-        any(n in ("HOME", "XDG_CONFIG_HOME") or n.endswith(("_HOME", "_DIR")) for n in names)
-        or any(a.startswith("--setting") for a in argv[1:])
-    ):
-        return
     from dcg.shell import agentenv
 
+    if not agentenv.may_start(argv, names):
+        return
     if how := agentenv.unguarded(argv, names):
         from dcg.shell.command import Command
 
