@@ -423,12 +423,13 @@ def _glob_of_files(word: str, cwd: str) -> bool:
     in effect; one named file is the safety net's (it keeps a copy)."""
     from dcg.shell.expand import disk_matches, has_glob
 
-    path = resolve(word + "/\x01", cwd)  # the sentinel: `src/f*` is not cut to `src/f`
-    path = path and path.removesuffix("/\x01")
-    if not path or not has_glob(word) or regenerable.is_litter_glob(path.rpartition("/")[2]):
+    path = (resolve(word + "/\x01", cwd) or "").removesuffix("/\x01")  # `src/f*` stays
+    extglob = any(op in word for op in ("!(", "@(", "+(", "*(", "?("))  # `src/!(main.py)`
+    last = path.rpartition("/")[2]
+    if not last or not (extglob or has_glob(word)) or regenerable.is_litter_glob(last):
         return False
-    if "$" in path or "`" in path or "**" in path or not os.path.isdir(cwd):
-        return True  # a directory only known when it runs, or a whole tree
+    if extglob or "$" in path or "`" in path or "**" in path or not os.path.isdir(cwd):
+        return True  # a directory only known when it runs, a whole tree, bash's extglob
     matches = disk_matches(path)
     return len(matches) >= 2 and not all_safe(matches, cwd)
 

@@ -30,6 +30,8 @@ STOP = [
     'rm -f "src/"*.py',
     "rm -f src/*py",
     "rm -f src/*.{py,txt}",
+    "shopt -s extglob\nrm src/!(notes.txt)",
+    "shopt -s extglob; cd src\nrm -f @(a|b|main).py",
     "rm -f ./src/../src/*.py",
     "shopt -s globstar; rm -f src/**/*.py",
     "cd src && rm -f *.py",
