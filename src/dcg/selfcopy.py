@@ -32,7 +32,7 @@ def reach(
     sees it, that a recursive copy run in ``where`` plants below its destination; what
     earlier commands of the ``line`` wrote below a source counts. None: nothing."""
     argv = command.argv
-    if argv[0] not in _COPIERS:
+    if not argv or argv[0] not in _COPIERS:
         return None
     from dcg.selfpaths import effective_cwd, normalise
     from dcg.writes import copy_operands, targets

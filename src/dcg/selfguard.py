@@ -403,7 +403,7 @@ def _judge(command: Command, cwd: str | None) -> str | None:
     kind = reach(command, where, line, judged) if where else None  # what a copy plants
     if kind is not None:
         return kind
-    diff = command.argv[0] in ("patch", "git")  # judged by the files it names anywhere
+    diff = command.argv[:1] in (("patch",), ("git",))  # judged by the files it names anywhere
     wide = [
         p for p, how in written if how == INTO and where and (diff or _wide(normalise(p, where)))
     ]
