@@ -14,6 +14,7 @@ from __future__ import annotations
 from dcg import oslite as os
 from dcg import selfpaths
 from dcg.agents import protected_files
+from dcg.selfcopy import patched, reach
 from dcg.selfinvoke import PROTECTED_SUBCOMMANDS as PROTECTED
 from dcg.selfinvoke import (
     dcg_invocation,
@@ -375,7 +376,7 @@ def _judge(command: Command, cwd: str | None) -> str | None:
     where = effective_cwd(command, cwd)
     if dcg_invocation(command, where, line.aliases if line else ()) is not None:
         return "invoke"
-    if package_change(command) or service_change(command) or interpreter_removal(command):
+    if package_change(command, where) or service_change(command) or interpreter_removal(command):
         return "package"
     inner = su_payload(command)
     if inner is not None:
@@ -386,7 +387,11 @@ def _judge(command: Command, cwd: str | None) -> str | None:
             if found:
                 return found
     links = line.links if line else None
-    aged = command.argv[:1] == ("find",) and _older_than_a_day(command.argv)
+    aged = False
+    if command.argv[:1] == ("find",):
+        from dcg.writes._tools import older_than_a_day
+
+        aged = older_than_a_day(command.argv)
     written = targets(command)
     if line is not None and any("find -exec" in v or "find -ok" in v for v in command.via):
         written = _found_by_find(command, line, written)
@@ -394,9 +399,19 @@ def _judge(command: Command, cwd: str | None) -> str | None:
         kind = classify(path, where, removes, links, aged)
         if kind is not None:
             return kind
-    wide = [p for p, how in written if how == INTO and where and _wide(normalise(p, where))]
+    judged = lambda p: classify(p, "/", False, links)  # noqa: E731
+    kind = reach(command, where, line, judged) if where else None  # what a copy plants
+    if kind is not None:
+        return kind
+    diff = command.argv[:1] in (("patch",), ("git",))  # judged by the files it names anywhere
+    wide = [
+        p for p, how in written if how == INTO and where and (diff or _wide(normalise(p, where)))
+    ]
     if wide and where is not None:
-        kind = _extraction(command, where, normalise(wide[0], where), line)
+        into = normalise(wide[0], where)
+        kind = _extraction(command, where, into, line) or patched(
+            command, where, into, judged, _wide(into)
+        )
         if kind is not None:
             return kind
     if command.argv[:1] in (("ln",), ("mount",), ("bindfs",)):
@@ -406,22 +421,6 @@ def _judge(command: Command, cwd: str | None) -> str | None:
             if kind is not None:
                 return kind
     return interpreter_code(command)
-
-
-# find's age tests and how many of their units make a day.
-_AGE_TESTS = {"-mtime": 1, "-atime": 1, "-ctime": 1, "-mmin": 1440, "-amin": 1440, "-cmin": 1440}
-
-
-def _older_than_a_day(argv: tuple[str, ...]) -> bool:
-    """``find … -mtime +1`` (a plain conjunction): what it finds was not touched for a day."""
-    if any(a in ("-o", "-or", "!", "-not", "(", ",") for a in argv):
-        return False
-    for k, a in enumerate(argv[:-1]):
-        unit = _AGE_TESTS.get(a)
-        value = argv[k + 1]
-        if unit and value.startswith("+") and value[1:].isdigit() and int(value[1:]) >= unit:
-            return True
-    return False
 
 
 def _found_by_find(
@@ -456,8 +455,8 @@ def _extraction(command: Command, where: str, into: str, line: Line | None) -> s
     from dcg.writes._archives import extracted_archive
 
     archive = extracted_archive(command.argv)
-    if archive is None:
-        return None
+    if archive is None or archive == "-":  # from its input: what it plants is unknown
+        return None if archive is None else "state"
     from dcg import selfarchive
 
     full = normalise(archive, where)

@@ -254,8 +254,10 @@ _PM_VERBS = frozenset(("uninstall", "remove", "install", "reinstall", "upgrade",
 _ALL_VERBS = frozenset(("uninstall-all", "reinstall-all"))
 
 
-def package_change(command: Command) -> bool:
-    """``pip uninstall dcg``, ``pipx uninstall dcg``, ``uv tool uninstall dcg``, …"""
+def package_change(command: Command, where: str | None = None) -> bool:
+    """``pip uninstall dcg``, ``pipx uninstall dcg``, ``uv tool uninstall dcg``, and an
+    install of a local tree or archive whose project is named dcg (``pip install ./x``
+    run in ``where``: it replaces dcg with whatever that tree holds)."""
     argv = list(command.argv)
     if argv and argv[0].startswith("python") and "-m" in argv:
         argv = argv[argv.index("-m") + 1 :]
@@ -271,7 +273,28 @@ def package_change(command: Command) -> bool:
         return True
     if not any(w in _PM_VERBS for w in words):
         return False
-    return any(_names_dcg(w) for w in words)
+    return any(_names_dcg(w) or _local_dcg(w, where) for w in words)
+
+
+def _local_dcg(word: str, where: str | None) -> bool:
+    """A directory whose pyproject.toml, setup.cfg or setup.py names the project dcg."""
+    if where is None or ("/" not in word and not word.startswith(".")):
+        return False
+    import re
+
+    from dcg.selfpaths import normalise
+
+    base = normalise(word.removeprefix("file://"), where)
+    for name in ("pyproject.toml", "setup.cfg", "setup.py"):
+        try:
+            with open(f"{base}/{name}", encoding="utf-8", errors="replace") as f:
+                text = f.read(1 << 16)
+        except OSError:
+            continue
+        found = re.search(r"""(?m)^\s*name\s*[=:]\s*["']?([A-Za-z0-9_.-]+)""", text)
+        if found and _names_dcg(found.group(1)):
+            return True
+    return False
 
 
 def _names_dcg(word: str) -> bool:

@@ -141,13 +141,19 @@ def _is_remote(word: str) -> bool:
     return bool(colon) and bool(head) and "/" not in head and not word.startswith((".", "~"))
 
 
+def copy_operands(argv: Sequence[str]) -> tuple[list[tuple[str, str | None]], list[str]]:
+    """cp/mv/install/ln/rsync/scp's options and local operands (one grammar for all)."""
+    name = argv[0]
+    short, long = _COPY_OPTIONS.get(name, ("St", ("--suffix", "--target-directory")))
+    opts, ops = parse(tuple(argv), short, long, flags=_COPY_FLAGS)
+    return opts, [a for a in ops if not _is_remote(a)] if name in ("rsync", "scp") else ops
+
+
 def _copier(name: str) -> Reader:
     """cp, mv, install, ln, rsync, scp: sources and a destination, or ``-t DIR``."""
-    short, long = _COPY_OPTIONS.get(name, ("St", ("--suffix", "--target-directory")))
 
     def read(argv: tuple[str, ...], stdin: str | None) -> Found:
-        opts, ops = parse(argv, short, long, flags=_COPY_FLAGS)
-        ops = [a for a in ops if not _is_remote(a)] if name in ("rsync", "scp") else ops
+        opts, ops = copy_operands(argv)
         if name == "install" and given(opts, "-d", "--directory"):
             return [(a, False) for a in ops]
         found: Found = []

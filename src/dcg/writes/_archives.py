@@ -64,7 +64,8 @@ def tar(argv: tuple[str, ...], stdin: str | None) -> Found:
 
 def extracted_archive(argv: tuple[str, ...]) -> str | None:
     """The archive file an extraction reads (``tar -xf A``, ``unzip A``, ``python -m
-    zipfile -e A``); None when it is not an extraction of a named file."""
+    zipfile -e A``), ``-`` for tar reading its input (``… | tar -x -C ~``); None when it
+    is not an extraction."""
     name = argv[0]
     if name in ("tar", "gtar", "bsdtar"):
         found = tar(argv, None)
@@ -75,7 +76,7 @@ def extracted_archive(argv: tuple[str, ...]) -> str | None:
             args[1:2] = ["-" + args[1]]
         opts, _ = parse(args, _TAR_SHORT, _TAR_LONG)
         files = values(opts, "-f", "--file")
-        return files[-1] if files and files[-1] != "-" else None
+        return files[-1] if files else "-"
     if name == "unzip":
         opts, ops = parse(argv, "dxP")
         return ops[0] if ops and unzip(argv, None) else None

@@ -410,3 +410,19 @@ def pip(argv: tuple[str, ...], stdin: str | None) -> Found:
                                              "--constraint", "--index-url"))  # fmt: skip
     return [(v, INTO) for v in values(opts, "-t", "--target", "--prefix", "--root", "-d",
                                        "--dest", "-w", "--wheel-dir", "--src")]  # fmt: skip
+
+
+# find's age tests and how many of their units make a day.
+_AGE_TESTS = {"-mtime": 1, "-atime": 1, "-ctime": 1, "-mmin": 1440, "-amin": 1440, "-cmin": 1440}
+
+
+def older_than_a_day(argv: tuple[str, ...]) -> bool:
+    """``find … -mtime +1`` (a plain conjunction): what it finds was not touched for a day."""
+    if any(a in ("-o", "-or", "!", "-not", "(", ",") for a in argv):
+        return False
+    for k, a in enumerate(argv[:-1]):
+        unit = _AGE_TESTS.get(a)
+        value = argv[k + 1]
+        if unit and value.startswith("+") and value[1:].isdigit() and int(value[1:]) >= unit:
+            return True
+    return False
