@@ -253,6 +253,10 @@ def evaluate(
         deadline += files.earned  # the project files read earned the line time
     if deadline is not None:
         _check_deadline(deadline)
+    if any(c.dynamic for c in commands):  # `git reset $NOPE--hard`: dcg.unsetvars
+        from dcg.unsetvars import variants
+
+        commands = [*commands, *variants(commands)]
     if "core.dcg" in pack_ids:
         from dcg.selfguard import begin_line
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from dcg import oslite as os
 from dcg.oslite import path as posixpath
+from dcg.shell.limits import cache
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -20,6 +21,8 @@ if TYPE_CHECKING:
     from dcg.selfline import Line
     from dcg.shell.command import Command
 
+# What the line's commands write, per line (emptied for each line: dcg.shell.limits).
+_MADE: dict[tuple[int, str], list[str]] = cache()
 # Entries of a source tree read before the copy is judged as unknown content.
 MAX_ENTRIES = 5000
 _COPIERS = frozenset(("cp", "rsync", "gcp"))
@@ -48,12 +51,14 @@ def reach(
     into = normalise(dest, where).rstrip("/") or "/"
     # Into an existing directory (or `-t`) the copy lands inside it, else it becomes it.
     whole = given(opts, "-T", "--no-target-directory") or not (dirs or os.path.isdir(into))
-    made = [
-        normalise(p, effective_cwd(c, where) or where)
-        for c in (line.commands if line else ())
-        if c is not command
-        for p, _ in targets(c)
-    ]
+    key = (id(line), where)
+    made = _MADE.get(key)
+    if made is None:  # once per line: a build script copies hundreds of times
+        made = _MADE[key] = [
+            normalise(p, effective_cwd(c, where) or where)
+            for c in (line.commands if line else ())
+            for p, _ in targets(c)
+        ]
     for word in sources:
         src = normalise(word, where).rstrip("/") or "/"
         # `SRC/.`, rsync's `SRC/` and `cp -T` copy the content; else the directory itself.

@@ -203,3 +203,39 @@ def test_a_loop_of_scripts_deletes_src_in_real_bash(
     subprocess.run([BASH or "bash", "-c", command], cwd=box, env=env, capture_output=True,
                    timeout=60, check=False)  # fmt: skip
     assert _sources(box) == 0, command
+
+
+# Variables the line never set and the hook's environment does not hold are unset in the
+# agent's shell too: bash expands them to nothing (dcg.unsetvars).
+UNSET = [
+    ("git reset $NOPE--hard", "core.git:reset-hard"),
+    ("git reset --ha${Z}rd", "core.git:reset-hard"),
+    ("git $G reset --hard", "core.git:reset-hard"),
+    ("git reset ${X:---hard}", "core.git:reset-hard"),
+    ("git clean -fd$X", "core.git:clean-force"),
+    ("git stash cl${Z}ear", "core.git:stash-clear"),
+]
+UNSET_PASS = ["git checkout $BRANCH", "git log $RANGE", 'git push origin "$B:$B"', "echo $N--hard"]
+
+
+@pytest.mark.parametrize(("command", "rule"), UNSET)
+def test_unset_variables_expand_to_nothing(tmp_path: Path, command: str, rule: str) -> None:
+    box, _ = _project(tmp_path)
+    for variant in ("plain", "bash-c"):
+        decision, spec = claude_hook(command, box, variant)
+        assert decision == "deny" and rule in spec, (variant, spec)
+
+
+@pytest.mark.parametrize("command", UNSET_PASS)
+def test_unset_variables_in_everyday_git_pass(tmp_path: Path, command: str) -> None:
+    box, _ = _project(tmp_path)
+    assert claude_hook(command, box)[0] == ""
+
+
+@pytest.mark.skipif(BASH is None, reason="needs bash")
+@pytest.mark.parametrize(("command", "rule"), UNSET[:3])
+def test_an_unset_variable_hides_nothing_from_bash(tmp_path: Path, command: str, rule: str) -> None:
+    box, env = _project(tmp_path)
+    subprocess.run([BASH or "bash", "-c", command], cwd=box, env=env, capture_output=True,
+                   timeout=30, check=False)  # fmt: skip
+    assert (box / "src" / "a.py").read_text() != "uncommitted work\n"
