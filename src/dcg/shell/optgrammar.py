@@ -172,29 +172,41 @@ def timeit_code(argv: list[str], start: int) -> list[tuple[int, str]]:
 
 
 def shell_options(argv: list[str], i: int) -> tuple[int, bool, bool]:
-    """(index of the first operand, -c given, -s given) of sh/bash/zsh's options from ``i``.
+    """(index of the first operand, -c given, -s given) of sh/bash/zsh's options from ``i``
+    (:func:`shell_words`); with ``-c`` the first operand is the command string."""
+    end, letters, _, longs = shell_words(argv, i)
+    return end, "c" in letters or any(a == "--command" for a, _ in longs), "s" in letters
+
+
+def shell_words(
+    argv: list[str] | tuple[str, ...], i: int
+) -> tuple[int, str, list[tuple[str, str]], list[tuple[str, str]]]:
+    """(index of the first operand, the ``-`` letters given, the ``-o``/``+o``/``-O``/``+O``
+    options with their values, the long options with theirs) of a shell's options.
 
     In a group of letters each ``o``/``O`` takes the next word as its value, in order
-    (``-euo pipefail``, ``-oe pipefail``, ``-Oc extglob CMD``); ``+o``/``+O`` too. With
-    ``-c`` the first operand is the command string."""
+    (``-euo pipefail``, ``-oe pipefail``, ``-Oc extglob CMD``); ``+o``/``+O`` too; a
+    ``-c`` anywhere among the options makes the first operand the command string."""
     n = len(argv)
-    cflag = sflag = False
+    letters = ""
+    named: list[tuple[str, str]] = []
+    longs: list[tuple[str, str]] = []
     while i < n:
         a = argv[i]
         if a in ("--", "-"):
-            return i + 1, cflag, sflag
+            return i + 1, letters, named, longs
         if len(a) < 2 or a[0] not in "-+":
             break
         i += 1
         if a.startswith("--"):
+            value = argv[i] if a in ("--rcfile", "--init-file") and i < n else ""
             i += a in ("--rcfile", "--init-file")
-            cflag = cflag or a == "--command"
+            longs.append((a, value))
             continue
         for ch in a[1:]:
             if ch in "oO":
+                named.append((a[0] + ch, argv[i] if i < n else ""))
                 i += 1
-            elif a[0] == "-" and ch == "c":
-                cflag = True
-            elif a[0] == "-" and ch == "s":
-                sflag = True
-    return min(i, n), cflag, sflag
+            elif a[0] == "-":
+                letters += ch
+    return min(i, n), letters, named, longs
