@@ -209,4 +209,12 @@ def shell_words(
                 i += 1
             elif a[0] == "-":
                 letters += ch
+            else:  # `+n` turns `-n` off again
+                letters = letters.replace(ch, "")
     return min(i, n), letters, named, longs
+
+
+def shell_noexec(letters: str, named: list[tuple[str, str]]) -> bool:
+    """``-n`` / ``-o noexec`` (and not ``-i``, which ignores it): the shell only reads."""
+    on = "n" in letters or ("-o", "noexec") in named
+    return on and ("+o", "noexec") not in named and "i" not in letters

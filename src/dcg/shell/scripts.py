@@ -147,11 +147,13 @@ def shebang_lang(text: str) -> str | None:
 
 def _shell_operand(argv: list[str]) -> tuple[int, bool]:
     """(index of the script operand or len(argv), whether it reads stdin) for sh/bash."""
-    from dcg.shell.optgrammar import shell_options
+    from dcg.shell.optgrammar import shell_noexec, shell_words
 
-    i, cflag, sflag = shell_options(argv, 1)
-    if cflag or sflag:
-        return len(argv), not cflag
+    i, letters, named, longs = shell_words(argv, 1)
+    if shell_noexec(letters, named):
+        return len(argv), False  # `bash -n script.sh` checks the script's syntax
+    if "c" in letters or "s" in letters or any(a == "--command" for a, _ in longs):
+        return len(argv), "c" not in letters
     return i, i >= len(argv) or argv[i - 1] == "-"
 
 
