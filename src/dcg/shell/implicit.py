@@ -393,7 +393,8 @@ def _node_dir(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
     for option, value in p.values:
         if option in ("-r", "--require", "--import", "--loader", "--experimental-loader"):
             node_module(value, ctx, out, walker, f"node {option}")
-    if p.code or p.inert or p.script is None or work.dyns[p.script[0]]:
+    tests = "--test" in work.argv[1 : p.first]  # node --test runs test files, not a module
+    if p.code or p.inert or tests or p.script is None or work.dyns[p.script[0]]:
         return
     spec = p.script[1]
     if spec.endswith((".js", ".cjs", ".mjs", ".ts")) and not spec.endswith("/"):

@@ -40,7 +40,7 @@ _NODE_VALUES = ("require", "import", "loader", "experimental-loader", "condition
 _NODE = Grammar(
     {"-e": CODE, "-p": CODE, "-pe": CODE, "-r": VALUE, "-C": VALUE, "-c": INERT, "-v": INERT,
      "-h": INERT},
-    {"eval": CODE, "print": CODE, "check": INERT, "version": INERT, "help": INERT, "test": INERT,
+    {"eval": CODE, "print": CODE, "check": INERT, "version": INERT, "help": INERT,
      **dict.fromkeys(_NODE_VALUES, VALUE)},
     grouped=False,
 )  # fmt: skip
