@@ -122,46 +122,18 @@ def run(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
         pkgloads.precommit(argv, ctx, out, walker)
 
 
-_PY_VALUE = frozenset(("-W", "-X", "-Q", "--check-hash-based-pycs"))
-
-
 def _python(
     work: Work, ctx: Ctx, out: list[Command], walker: Walker
 ) -> tuple[str, list[str]] | None:
     """Python's start-up files for this run; ``(program, argv)`` when ``-m`` runs one of
     :data:`PYTHON_MODULES` (pytest, pip…), None otherwise."""
+    from dcg.shell.optgrammar import parse
+
     argv = work.argv
-    flags = ""
-    module: str | None = None
-    code: str | None = None
-    script: str | None = None
-    i = after = 1
-    while i < len(argv):
-        a = argv[i]
-        if a in ("-c", "-m") and i + 1 < len(argv):
-            code, module = (argv[i + 1], None) if a == "-c" else (None, argv[i + 1])
-            after = i + 2
-            break
-        if a in _PY_VALUE:
-            i += 2
-            continue
-        if a.startswith("--") or a == "-":
-            i += 1
-            continue
-        if a.startswith("-"):
-            if "c" in a[1:] or "m" in a[1:]:  # -Ic CODE, -um MOD
-                letter = next(c for c in a[1:] if c in "cm")
-                flags += a[1 : a.index(letter, 1)]
-                rest = a[a.index(letter, 1) + 1 :]
-                after = i + 1 if rest else i + 2
-                rest = rest or (argv[i + 1] if i + 1 < len(argv) else "")
-                code, module = (rest, None) if letter == "c" else (None, rest)
-                break
-            flags += a[1:]
-            i += 1
-            continue
-        script = a
-        break
+    p = parse("python", argv)
+    flags, module, after = p.flags, p.module, p.first
+    code = p.code[0][1] if p.code else None
+    script = p.script[1] if p.script is not None else ("-" if p.stdin else None)
     isolated = "I" in flags or "E" in flags
     if not isolated:
         # Only the interactive prompt reads it: not with -c, -m or a script, even with -i.
@@ -415,24 +387,16 @@ def _node_options(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> N
 
 def _node_dir(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
     """``node .``, ``node dir``, ``node x`` (x.js), and ``node -r ./x`` files on disk."""
-    argv = work.argv
-    i = 1
-    while i < len(argv) and argv[i].startswith("-") and argv[i] not in ("-", "--"):
-        a = argv[i]
-        if a in ("-r", "--require", "--import", "--loader") and i + 1 < len(argv):
-            node_module(argv[i + 1], ctx, out, walker, f"node {a}")
-            i += 2
-            continue
-        if a.startswith(("--require=", "--import=", "--loader=")):
-            node_module(a.partition("=")[2], ctx, out, walker, "node " + a.partition("=")[0])
-        if a in ("-e", "-p", "--eval", "--print", "-c", "--check", "-v", "--version", "-h",
-                 "--help", "--test"):  # fmt: skip
-            return
-        i += 1
-    i += i < len(argv) and argv[i] == "--"
-    if i >= len(argv) or work.dyns[i]:
+    from dcg.shell.optgrammar import parse
+
+    p = parse("javascript", work.argv)
+    for option, value in p.values:
+        if option in ("-r", "--require", "--import", "--loader", "--experimental-loader"):
+            node_module(value, ctx, out, walker, f"node {option}")
+    tests = "--test" in work.argv[1 : p.first]  # node --test runs test files, not a module
+    if p.code or p.inert or tests or p.script is None or work.dyns[p.script[0]]:
         return
-    spec = argv[i]
+    spec = p.script[1]
     if spec.endswith((".js", ".cjs", ".mjs", ".ts")) and not spec.endswith("/"):
         return  # a file by its full name: dcg.shell.running reads it
     node_module(spec if spec.startswith(("/", ".", "~")) else "./" + spec, ctx, out, walker, "node")

@@ -7,6 +7,7 @@ commands of their own instead) and queues the payload on the ``Work``.
 from __future__ import annotations
 
 from dcg.shell.opaque import FETCHERS
+from dcg.shell.optgrammar import parse, shell_options, timeit_code
 from dcg.shell.unwrap import normalize, skip_options
 
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
@@ -47,23 +48,7 @@ def _shell(w: Work) -> None:
         if n < 2 or normalize(argv[1]) not in SHELLS:
             return
         i, name = 2, normalize(argv[1])
-    cflag = sflag = False
-    while i < n:
-        a = argv[i]
-        if a in ("--", "-"):
-            i += 1
-            break
-        if len(a) < 2 or a[0] not in "-+":
-            break
-        i += 1
-        if a.startswith("--"):
-            i += a in ("--rcfile", "--init-file")
-            cflag = cflag or a == "--command"
-        elif a in ("-o", "+o", "-O", "+O"):
-            i += 1
-        elif a[0] == "-":
-            cflag = cflag or "c" in a
-            sflag = sflag or "s" in a
+    i, cflag, sflag = shell_options(argv, i)
     if cflag:
         if i < n and argv[i].strip()[:2] in ("{}", "%") and _fed_names(w):
             w.opaque = f"{name} -c runs what {w.via[-1].split(' ')[0]} reads from its input"
@@ -284,58 +269,22 @@ def _find(w: Work) -> None:
         i = j + 1
 
 
-def _interpreter(
-    lang: str, code: str, values: str = "", stops: str = "", long: tuple[str, ...] = ()
-) -> Callable[[Work], None]:
-    """Handler for an interpreter whose option letters in ``code`` take inline code."""
+def _interpreter(lang: str) -> Callable[[Work], None]:
+    """Handler for an interpreter: its inline code (:mod:`dcg.shell.optgrammar`) is judged
+    as ``lang``; without code, module or script it reads its program from stdin."""
 
     def handle(w: Work) -> None:
         argv = w.argv
-        i, n = 1, len(argv)
-        found: list[int] = []
-        texts: list[str] = []
-        script = False
-        while i < n and not script:
-            a = argv[i]
-            if a == "-" or a == "--":
-                script = a == "--" and i + 1 < n
-                break
-            if len(a) < 2 or a[0] != "-":
-                script = True
-                break
-            i += 1
-            if a.startswith("--"):
-                key, eq, val = a[2:].partition("=")
-                if key in long:
-                    if eq:
-                        found.append(i - 1)
-                        texts.append(val)
-                    elif i < n:
-                        found.append(i)
-                        texts.append(argv[i])
-                        i += 1
-                continue
-            for j in range(1, len(a)):
-                ch = a[j]
-                if ch in code:
-                    if j < len(a) - 1:
-                        found.append(i - 1)
-                        texts.append(a[j + 1 :])
-                    elif i < n:
-                        found.append(i)
-                        texts.append(argv[i])
-                        i += 1
-                    break
-                if ch in values or ch in stops:
-                    i += j == len(a) - 1
-                    script = ch in stops
-                    break
+        p = parse(lang, argv)
+        found = p.code
+        if p.module == "timeit":  # python -m timeit -s SETUP STATEMENT…: both are code
+            found = [*found, *timeit_code(argv, p.first)]
         name = normalize(argv[0])
         if found:
-            for k in found:
+            for k, _ in found:
                 w.data[k] = f"{lang} code (analyzed)"
-            w.payloads.append((lang, f"{name} code", "\n".join(texts), []))
-        elif not script:
+            w.payloads.append((lang, f"{name} code", "\n".join(t for _, t in found), []))
+        elif p.stdin and not p.inert:
             _fed(w, lang, name)
 
     return handle
@@ -364,7 +313,7 @@ def _runner(name: str) -> Callable[[Work], None]:
     return handle
 
 
-_PYTHON = _interpreter("python", "c", "WXQ", "m")
+_PYTHON = _interpreter("python")
 HANDLERS: dict[str, Callable[[Work], None]] = {
     **{name: _shell for name in SHELLS},
     "eval": _eval,
@@ -400,12 +349,12 @@ HANDLERS: dict[str, Callable[[Work], None]] = {
     **{name: _escape("tcl") for name in ("tclsh", "wish", "expect", "tclsh8.6", "jimsh")},
     "pypy": _PYTHON,
     "pypy3": _PYTHON,
-    "node": _interpreter("javascript", "ep", "rC", "", ("eval", "print")),
-    "nodejs": _interpreter("javascript", "ep", "rC", "", ("eval", "print")),
-    "bun": _interpreter("javascript", "ep", "r", "", ("eval", "print")),
-    "ruby": _interpreter("ruby", "e", "rICEx"),
-    "perl": _interpreter("perl", "eE", "", ""),
-    "php": _interpreter("php", "r", "cdz", "fF"),
+    "node": _interpreter("javascript"),
+    "nodejs": _interpreter("javascript"),
+    "bun": _interpreter("javascript"),
+    "ruby": _interpreter("ruby"),
+    "perl": _interpreter("perl"),
+    "php": _interpreter("php"),
 }
 
 

@@ -147,23 +147,14 @@ def shebang_lang(text: str) -> str | None:
 
 def _shell_operand(argv: list[str]) -> tuple[int, bool]:
     """(index of the script operand or len(argv), whether it reads stdin) for sh/bash."""
-    i, n = 1, len(argv)
-    while i < n:
-        a = argv[i]
-        if a in ("--", "-"):
-            return i + 1, a == "-"
-        if len(a) < 2 or a[0] not in "-+":
-            return i, False
-        i += 1
-        if a.startswith("--"):
-            if a in ("--command",):
-                return n, False
-            i += a in ("--rcfile", "--init-file")
-        elif a in ("-o", "+o", "-O", "+O"):
-            i += 1
-        elif a[0] == "-" and ("c" in a or "s" in a):
-            return n, "s" in a and "c" not in a
-    return i, True
+    from dcg.shell.optgrammar import shell_noexec, shell_words
+
+    i, letters, named, longs = shell_words(argv, 1)
+    if shell_noexec(letters, named):
+        return len(argv), False  # `bash -n script.sh` checks the script's syntax
+    if "c" in letters or "s" in letters or any(a == "--command" for a, _ in longs):
+        return len(argv), "c" not in letters
+    return i, i >= len(argv) or argv[i - 1] == "-"
 
 
 def fed_file(work: Work, path: str) -> bool:
@@ -238,18 +229,18 @@ def target(work: Work, raw: str) -> tuple[str, str, int] | None:
         return None
     lang = interpreter_lang(name)
     if lang is not None and lang != "sh":
-        i = 1 + (name == "deno" and argv[1:2] == ["run"])  # `deno run -A x.ts`
-        while i < len(argv) and argv[i].startswith("-") and argv[i] not in ("-", "--"):
-            if argv[i] in ("-c", "-e", "-m", "-p", "-r", "--eval", "--print", "-E") or (
-                lang == "python" and argv[i][1:].isalpha() and argv[i][-1] in "cm"
-            ):  # fmt: skip
-                return None  # inline code (`-Bc` too): the interpreter handler judged it
-            i += 1
-        i += i < len(argv) and argv[i] == "--"
-        if (i >= len(argv) or argv[i] in ("-", *STDIN_PATHS)) and _redirected(work):
-            return lang, str(work.infile), i + 1  # `python3 - < x.py` runs x.py
-        if i < len(argv) and argv[i] != "-":
-            return (lang if _static(work, i) else COMPUTED), argv[i], i + 1
+        from dcg.shell.optgrammar import parse
+
+        p = parse(lang, argv, 1 + (name == "deno" and argv[1:2] == ["run"]))  # deno run x.ts
+        if p.code or p.module is not None or p.inert:
+            return None  # inline code: the interpreter handler judged it
+        if p.script is not None and p.script[1] in STDIN_PATHS:
+            p.stdin = True
+        if p.stdin and _redirected(work):
+            return lang, str(work.infile), p.first  # `python3 - < x.py` runs x.py
+        if p.script is not None and not p.stdin:
+            i, path = p.script
+            return (lang if argv[i] != path or _static(work, i) else COMPUTED), path, p.first
         return None
     if "/" in raw and not raw.endswith("/"):
         return "exec", raw, 1

@@ -39,32 +39,20 @@ class _Opts:
 
 
 def _options(argv: tuple[str, ...] | list[str]) -> _Opts:
+    from dcg.shell.optgrammar import shell_words
+
     o = _Opts()
-    i, n = 1, len(argv)
-    while i < n:
-        a = argv[i]
-        if a in ("--", "-") or len(a) < 2 or a[0] not in "-+":
-            break
-        i += 1
-        if a.startswith("--"):
-            if a in ("--rcfile", "--init-file"):
-                o.rcfile = argv[i] if i < n else None
-                i += 1
-            o.login = o.login or a == "--login"
-            o.norc = o.norc or a == "--norc"
-            o.noprofile = o.noprofile or a == "--noprofile"
-            o.posix = o.posix or a == "--posix"
-            if a == "--command":
-                break
-        elif a in ("-o", "+o", "-O", "+O"):
-            if a == "-o" and i < n:
-                o.posix = o.posix or argv[i] == "posix"
-            i += 1
-        elif a[0] == "-":
-            o.interactive = o.interactive or "i" in a
-            o.login = o.login or "l" in a
-            if "c" in a:
-                break
+    _, letters, named, longs = shell_words(argv, 1)
+    for a, value in longs:
+        if a in ("--rcfile", "--init-file"):
+            o.rcfile = value or None
+        o.login = o.login or a == "--login"
+        o.norc = o.norc or a == "--norc"
+        o.noprofile = o.noprofile or a == "--noprofile"
+        o.posix = o.posix or a == "--posix"
+    o.posix = o.posix or ("-o", "posix") in named
+    o.interactive = "i" in letters
+    o.login = o.login or "l" in letters
     return o
 
 
