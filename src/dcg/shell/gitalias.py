@@ -348,6 +348,7 @@ def resolve(w: Work, env: Vars) -> None:
     toolruns.git(w, env, settings)
     githooks.written_hooks(w, env, settings, start)
     w.hooks = githooks.present(githooks.run_by(w.argv), start, settings, env)
+    githooks.templated(w, start, settings, env)
     if len(w.argv) > 1:
         from dcg.shell import gitforms
 
