@@ -80,7 +80,10 @@ def home_only(word: str) -> bool:
     element of a `:` list such as a CDPATH: dcg.selfguard knows what it is."""
     if ":" in word:
         parts = word.split(":")
-        return any(parts) and all(home_only(p) or not ("$" in p or "`" in p) for p in parts)
+        # `PATH=bin:$PATH`: the directories put in front are known, the rest is as it was
+        return any(parts) and all(
+            home_only(p) or not ("$" in p or "`" in p) or p in ("$PATH", "${PATH}") for p in parts
+        )
     for var in KNOWN_VARS:
         for prefix in (f"${var}", f"${{{var}}}"):
             if word == prefix or word.startswith(prefix + "/"):
