@@ -303,6 +303,9 @@ def _store(env: Vars, target: str, text: str | None) -> None:
     env.state.files[target] = text
     for key in runtext.line_keys(env, target):
         env.state.files[key] = text
+    full = runtext.absolute(env, target)  # `> ../proj/f`, `> ~/proj/f`: one file, one key
+    if full is not None:
+        env.state.files[full] = text
 
 
 def _edited(name: str, argv: list[str], stdin: str | None, env: Vars) -> None:

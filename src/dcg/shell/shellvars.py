@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 # (dcg.selfguard resolves it against the payload cwd); UNKNOWN when it cannot be known.
 UNKNOWN = "\x00?"
 CHDIR = frozenset(("cd", "pushd", "popd"))
+_OLD = "\x00oldcwd"  # where the line was before its last cd (for `cd -`)
 
 
 # Variables whose value dcg.selfguard knows (the hook runs in the agent's environment) and
@@ -106,6 +107,12 @@ def chdir(
         args[0] = (args[0][0], False)
     elif args and args[0][1] and "TMPDIR" not in env:  # the agent's own, as bash has it
         args[0] = _tmpdir(args[0])
+    back = env.get(_OLD) if argv[0] == "cd" and argv[1:] == ["-"] and _OLD in env else None
+    if back is not None and back != UNKNOWN:  # `cd -`: back where the line was
+        env[_OLD] = old if old is not None else env.get(BASE)
+        env[CWD] = back
+        _pwd(env)
+        return
     if argv[0] == "popd" or any(a == "-" for a in argv[1:]) or (args and args[0][1]):
         env[CWD] = UNKNOWN
         _pwd(env)
@@ -114,6 +121,7 @@ def chdir(
     target = _cdpath(target, old, env, assigns) or target
     if old == UNKNOWN and not target.startswith(("/", "~")):
         return
+    env[_OLD] = old if old is not None else env.get(BASE)
     if old is None or target.startswith(("/", "~", "$HOME")):
         env[CWD] = target
     else:
