@@ -337,7 +337,10 @@ def resolve(w: Work, env: Vars) -> None:
     if sub and not sub.startswith("-") and not w.dyns[1]:
         from dcg.shell.gitexternal import external
 
-        external(w, sub, env, git.exec_path, _start(git, env), sub in BUILTINS)
+        def variable(name: str) -> str | None:
+            return _variable(name, env, w)
+
+        external(w, sub, env, variable, git.exec_path, _start(git, env), sub in BUILTINS)
     lookup = lookup or _Lookup(w, git, env)
     # Settings on disk or written on the line: push/gc/reflog ones that act as flags, and
     # the commands git runs for any subcommand (core.fsmonitor, pagers, filters …).

@@ -13,6 +13,8 @@ from dcg import oslite as os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from dcg.shell.state import Vars
     from dcg.shell.unwrap import Work
 
@@ -24,23 +26,30 @@ SCRIPTS = frozenset(("mergetool", "filter-branch", "instaweb", "request-pull", "
     "merge-resolve", "gui", "citool", "difftool--helper"))  # fmt: skip
 
 
-def _variable(name: str, env: Vars, w: Work) -> str | None:
-    from dcg.shell.gitalias import _variable as variable
-
-    return variable(name, env, w)
+def _quote(word: str) -> str:
+    if word and all(c.isalnum() or c in "-_./=:@%+," for c in word):
+        return word
+    return "'" + word.replace("'", "'\\''") + "'"
 
 
 def external(
-    w: Work, sub: str, env: Vars, exec_path: str | None, start: str | None, builtin: bool
+    w: Work,
+    sub: str,
+    env: Vars,
+    variable: Callable[[str], str | None],
+    exec_path: str | None,
+    start: str | None,
+    builtin: bool,
 ) -> None:
-    """Queue what ``git SUB`` runs when git looks ``git-SUB`` up (``exec_path``: the
-    ``--exec-path=`` given, UNKNOWN when computed; ``builtin``: git has SUB itself)."""
+    """Queue what ``git SUB`` runs when git looks ``git-SUB`` up (``variable``: a variable
+    as git sees it; ``exec_path``: the ``--exec-path=`` given, UNKNOWN when computed;
+    ``builtin``: git has SUB itself)."""
     if builtin and sub not in SCRIPTS:
         return
     name = "git-" + sub
     dirs: list[str] = []
     if exec_path is None and ("GIT_EXEC_PATH" in w.assigns or "GIT_EXEC_PATH" in env):
-        exec_path = _variable("GIT_EXEC_PATH", env, w)
+        exec_path = variable("GIT_EXEC_PATH")
         exec_path = UNKNOWN if exec_path is None else exec_path
     if exec_path == UNKNOWN:
         w.opaque = w.opaque or f"git {sub} runs {name} from an exec path computed at run time"
@@ -50,15 +59,13 @@ def external(
     path_set = not builtin and ("PATH" in w.assigns or "PATH" in env)
 
     if path_set:
-        path = _variable("PATH", env, w) or ""
+        path = variable("PATH") or ""
         dirs += [d for d in path.split(":") if d and "$" not in d]
     found = next((os.path.join(d, name) for d in dirs if _made(os.path.join(d, name), env, start)),
                  None)  # fmt: skip
     if found is None and path_set:  # a PATH with parts computed at run time
         found = next((k for k in env.state.files if k.endswith("/" + name)), None)
     if found is not None:
-        from dcg.shell.gitalias import _quote
-
         args = " ".join(_quote(a) for a in w.argv[2:])
         target = found if "/" in found else "./" + found
         w.payloads.append(("sh", f"git {sub} ({name})", f"{_quote(target)} {args}".strip(), []))

@@ -76,15 +76,21 @@ def started_env(argv: list[str], assigns: dict[str, str | None], env: Vars,
         out.append(Command(("dcg", "config", "set-env", how), via=(*via, f"{argv[0]} {how}")))
 
 
+def known(name: str, value: str) -> bool:
+    """A value computed from variables that stays as written: :func:`home_only`, or a
+    ``PATH=bin:$PATH`` whose directories put in front are known (dcg.shell.gitexternal)."""
+    if name.rstrip("+") == "PATH" and ":" in value:
+        parts = value.split(":")
+        return all(p in ("$PATH", "${PATH}") or not ("$" in p or "`" in p) for p in parts)
+    return home_only(value)
+
+
 def home_only(word: str) -> bool:
     """`$HOME/…` (or another of :data:`KNOWN_VARS`) with no other expansion, also each
     element of a `:` list such as a CDPATH: dcg.selfguard knows what it is."""
     if ":" in word:
         parts = word.split(":")
-        # `PATH=bin:$PATH`: the directories put in front are known, the rest is as it was
-        return any(parts) and all(
-            home_only(p) or not ("$" in p or "`" in p) or p in ("$PATH", "${PATH}") for p in parts
-        )
+        return any(parts) and all(home_only(p) or not ("$" in p or "`" in p) for p in parts)
     for var in KNOWN_VARS:
         for prefix in (f"${var}", f"${{{var}}}"):
             if word == prefix or word.startswith(prefix + "/"):
@@ -315,7 +321,7 @@ def declare(argv: list[str], dyns: list[bool], env: dict[str, str | None]) -> No
             continue
         if not eq and argv[0] in ("export", "readonly", "declare", "typeset") and name in env:
             continue  # `readonly c`, `export c`: the value stays
-        unknown = (dyn and not home_only(value)) or not eq or argv[0] == "read"
+        unknown = (dyn and not known(name, value)) or not eq or argv[0] == "read"
         env[name] = None if unknown else value
 
 
