@@ -118,6 +118,9 @@ def remember_written(simple: Simple, redirects: list[tuple[str, str]], env: Vars
             _store(env, target, None)
         for target in others if simple.grouped or argv else ():
             _store(env, target, None)
+        for op, target in redirects if argv else ():  # `exec {fd}<>f`: written through fd
+            if op.endswith("<>") and target:
+                _store(env, target, None)
         return
     for target in others:  # `2>f`, `3>f`: what goes there is not what the command prints
         _store(env, target, None)

@@ -27,7 +27,8 @@ def fd_writes(redirects: list[tuple[str, str]]) -> tuple[list[tuple[str, bool]],
         fd = op[: len(op) - len(base)]
         if base in _OPENS and target:
             fds[fd or ("0" if base == "<>" else "1")] = (target, base == ">>")
-            opened.append(target)
+            if base != "<>":  # `bash <> f` reads f: written only when output goes there
+                opened.append(target)
         elif base in (">&", "<&"):
             fd = fd or ("1" if base == ">&" else "0")
             src = target[:-1] if target.endswith("-") else target
