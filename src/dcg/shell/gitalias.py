@@ -60,12 +60,13 @@ _FALSE = ("false", "no", "off", "0", "")
 class _Git:
     """What the command's own options and environment tell about its configuration."""
 
-    __slots__ = ("chdir", "git_dir", "settings")
+    __slots__ = ("chdir", "exec_path", "git_dir", "settings")
 
     def __init__(self) -> None:
         self.settings: list[tuple[str, str | None]] = []  # (lower key, value; None unknown)
         self.chdir: list[str] = []
         self.git_dir: str | None = None
+        self.exec_path: str | None = None  # --exec-path=DIR
 
 
 def _key(key: str) -> str:
@@ -86,6 +87,8 @@ def _strip_globals(w: Work, git: _Git, env: Vars) -> None:
         opt, eq, attached = a.partition("=")
         if a in _GIT_VALUE or (eq and opt in _GIT_VALUE and opt.startswith("--")):
             if a in ("--exec-path", "--list-cmds") or (eq and opt == "--exec-path"):
+                if eq and opt == "--exec-path":  # where git finds git-SUB programs
+                    git.exec_path = UNKNOWN if w.dyns[i] else attached
                 i += 1
                 continue
             value = attached if eq else (argv[i + 1] if i + 1 < n else "")
@@ -331,8 +334,13 @@ def resolve(w: Work, env: Vars) -> None:
         _strip_globals(w, git, env)
         lookup.command = _environment(w, env) + git.settings
     sub = w.argv[1] if len(w.argv) > 1 else ""
-    if sub and sub not in BUILTINS and not sub.startswith("-") and not w.dyns[1]:
-        _external(w, sub, env)
+    if sub and not sub.startswith("-") and not w.dyns[1]:
+        from dcg.shell.gitexternal import external
+
+        def variable(name: str) -> str | None:
+            return _variable(name, env, w)
+
+        external(w, sub, env, variable, git.exec_path, _start(git, env), sub in BUILTINS)
     lookup = lookup or _Lookup(w, git, env)
     # Settings on disk or written on the line: push/gc/reflog ones that act as flags, and
     # the commands git runs for any subcommand (core.fsmonitor, pagers, filters …).
@@ -348,6 +356,7 @@ def resolve(w: Work, env: Vars) -> None:
     toolruns.git(w, env, settings)
     githooks.written_hooks(w, env, settings, start)
     w.hooks = githooks.present(githooks.run_by(w.argv), start, settings, env)
+    githooks.templated(w, start, settings, env)
     if len(w.argv) > 1:
         from dcg.shell import gitforms
 
@@ -356,38 +365,6 @@ def resolve(w: Work, env: Vars) -> None:
         from dcg.shell import gitstream
 
         gitstream.apply(w, env, start)
-
-
-def _external(w: Work, sub: str, env: Vars) -> None:
-    """``git SUB`` that is no builtin and no alias runs the program ``git-SUB`` found in
-    ``GIT_EXEC_PATH`` or ``PATH``: one the line points there is judged as what it runs."""
-    name = "git-" + sub
-    exec_path = _variable("GIT_EXEC_PATH", env, w)
-    dirs: list[str] = []
-    if "GIT_EXEC_PATH" in w.assigns or "GIT_EXEC_PATH" in env:
-        if exec_path is None:
-            w.opaque = (
-                w.opaque or f"git {sub} runs {name} from a GIT_EXEC_PATH computed at run time"
-            )
-            return
-        dirs.append(exec_path)
-    path_set = "PATH" in w.assigns or "PATH" in env
-    if path_set:
-        dirs += [d for d in (_variable("PATH", env, w) or "").split(":") if d and "$" not in d]
-    found = next((os.path.join(d, name) for d in dirs if _made(os.path.join(d, name), env)), None)
-    if found is None and path_set:  # a PATH with parts computed at run time
-        found = next((k for k in env.state.files if k.endswith("/" + name)), None)
-    if found is not None:
-        args = " ".join(_quote(a) for a in w.argv[2:])
-        target = found if "/" in found else "./" + found
-        w.payloads.append(("sh", f"git {sub} ({name})", f"{_quote(target)} {args}".strip(), []))
-
-
-def _made(path: str, env: Vars) -> bool:
-    """``path`` was written earlier on the line, or is a file on disk."""
-    return (
-        path in env.state.files or os.path.normpath(path) in env.state.files or os.path.isfile(path)
-    )
 
 
 def patch(w: Work, env: Vars) -> None:

@@ -276,6 +276,14 @@ def _with_common(git_dir: str) -> list[str]:
         if not os.path.isabs(target):
             target = os.path.join(git_dir, target)
         paths.insert(0, os.path.join(os.path.normpath(target), "config"))
+    # extensions.worktreeConfig=true (in the common config) makes git read config.worktree
+    # of this worktree's git dir after the rest.
+    worktree = os.path.join(git_dir, "config.worktree")
+    if os.path.lexists(worktree) and any(
+        k == "extensions.worktreeconfig" and v.strip().lower() in ("true", "yes", "on", "1", "")
+        for k, v in parse(_read(paths[0]) or "")
+    ):
+        paths.append(worktree)
     return paths
 
 

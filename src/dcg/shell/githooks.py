@@ -73,6 +73,42 @@ def present(
     return None
 
 
+def template(w: Work, settings: list[tuple[str, str | None]], env: Vars) -> str | None:
+    """The template directory ``git clone``/``git init`` copies hooks from: ``--template``,
+    else ``$GIT_TEMPLATE_DIR``, else ``init.templateDir`` (None: git's own, or no copy)."""
+    argv = w.argv
+    if argv[1:2] not in (["clone"], ["init"], ["init-db"]):
+        return None
+    for k in range(2, len(argv)):
+        a = argv[k]
+        if a == "--":
+            break
+        if a == "--template" and k + 1 < len(argv):
+            return argv[k + 1] or None
+        if a.startswith("--template="):
+            return a[11:] or None
+    found = w.assigns.get("GIT_TEMPLATE_DIR", env.get("GIT_TEMPLATE_DIR"))
+    if found:
+        return found
+    return next((v for k, v in reversed(settings) if k == "init.templatedir" and v), None)
+
+
+def templated(
+    w: Work, start: str | None, settings: list[tuple[str, str | None]], env: Vars
+) -> None:
+    """``git clone --template=T``, ``git init --template=T``: T's hooks are copied into the
+    repository and run at the clone's checkout or a later commit: each is judged as run."""
+    where = template(w, settings, env)
+    if where is None or not start:
+        return
+    from dcg.selfpaths import expand
+
+    where = expand(where)
+    hooks = _hooks(os.path.join(start, where, "hooks"))
+    if hooks:
+        w.hooks = [*(w.hooks or []), *hooks]
+
+
 def dirs(start: str | None, settings: list[tuple[str, str | None]]) -> list[str]:
     """Where git looks for hooks for a command run in ``start``: ``core.hooksPath`` (the
     last setting wins), else the repository's ``hooks`` directory."""
@@ -157,10 +193,13 @@ def written_hooks(
         return
     from dcg.shell import gitsources
 
+    tpl = template(w, settings, env)
     rel_dirs = [".git/hooks/"] + [
         v.rstrip("/") + "/" for k, v in settings if k == "core.hookspath" and v
     ]
+    rel_dirs += [os.path.normpath(tpl).rstrip("/") + "/hooks/"] if tpl else []
     full_dirs = [os.path.normpath(d) for d in dirs(here, settings)] if here else []
+    full_dirs += [os.path.normpath(os.path.join(here, tpl, "hooks"))] if tpl and here else []
     texts: dict[str, str | None] | None = None
     for key in keys:
         path = key

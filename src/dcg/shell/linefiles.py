@@ -13,6 +13,7 @@ from __future__ import annotations
 from dcg import oslite as os
 from dcg.shell import edits, opaque, runtext, scripts
 from dcg.shell.parser import OPAQUE
+from dcg.shell.redirs import fd_writes
 from dcg.shell.state import BASE as _START
 from dcg.shell.state import CWD
 from dcg.shell.static import piped_text
@@ -109,20 +110,20 @@ def remember_written(simple: Simple, redirects: list[tuple[str, str]], env: Vars
     """`echo '…' > x.sh`, `cat <<EOF > x.sh`, `… | tee x.sh`, `cp a.sh x.sh`: remember
     what x.sh will hold (None: text dcg cannot know), for a later `sh x.sh` on the line."""
     argv = simple.fields
-    written: list[tuple[str, bool]] = [
-        (t, op.endswith(">>"))
-        for op, t in redirects
-        if op in (">", ">|", "&>", ">>", "&>>", "1>", "1>|", "1>>") and t
-    ]
-    if not argv or argv == ["exec"]:
-        # `{ …; } > f`, `( … ) > f`, `done > f`: what the compound prints; `exec 3> f`: what
-        # is written to the descriptor later. Neither is known here.
+    written, others = fd_writes(redirects)
+    if not argv or (argv[0] == "exec" and all(a[:1] == "{" and a[-1:] == "}" for a in argv[1:])):
+        # `{ …; } > f`, `( … ) > f`, `done > f`: what the compound prints; `exec 3> f`,
+        # `exec {fd}<>f`: what is written to the descriptor later. Neither is known here.
         for target, _ in written if simple.grouped or argv else ():
             _store(env, target, None)
-        for op, target in redirects if argv else ():  # `exec 3>f`: 3 and after
-            if op[:1].isdigit() and ">" in op and target:
+        for target in others if simple.grouped or argv else ():
+            _store(env, target, None)
+        for op, target in redirects if argv else ():  # `exec {fd}<>f`: written through fd
+            if op.endswith("<>") and target:
                 _store(env, target, None)
         return
+    for target in others:  # `2>f`, `3>f`: what goes there is not what the command prints
+        _store(env, target, None)
     name = normalize(argv[0])
     pipe = simple.pipe_in
     if name == "tee":
@@ -305,6 +306,9 @@ def _store(env: Vars, target: str, text: str | None) -> None:
     env.state.files[target] = text
     for key in runtext.line_keys(env, target):
         env.state.files[key] = text
+    full = runtext.absolute(env, target)  # `> ../proj/f`, `> ~/proj/f`: one file, one key
+    if full is not None:
+        env.state.files[full] = text
 
 
 def _edited(name: str, argv: list[str], stdin: str | None, env: Vars) -> None:

@@ -160,10 +160,35 @@ def line_keys(env: dict[str, str | None], path: str) -> tuple[str, ...]:
     return (norm, os.path.normpath(os.path.join(here, path)))
 
 
+def absolute(env: dict[str, str | None], path: str) -> str | None:
+    """``path`` absolute and normalised as the line's ``cd``s and the hook's ``$HOME`` make
+    it (``../proj/f``, ``~/proj/f``, ``$HOME/proj/f`` name one file); None: unknown."""
+    from dcg.shell.state import BASE
+
+    home = env["HOME"] if "HOME" in env else os.environ.get("HOME")
+    path = _home(path, home)
+    if not path.startswith("/"):
+        here, start = env.get(CWD), env.get(BASE)
+        if here == "\x00?" or not start:
+            return None
+        path = os.path.join(start, _home(here or "", home), path)
+    return os.path.normpath(path) if path.startswith("/") else None
+
+
+def _home(path: str, home: str | None) -> str:
+    for token in ("~", "$HOME", "${HOME}"):
+        rest = path[len(token) :]
+        if path.startswith(token) and rest[:1] in ("", "/"):
+            return home + rest if home else "\x00?"
+    return path
+
+
 def keys_of(path: str, ctx: Ctx) -> list[str]:
     """Where ``path`` may have been remembered: as written, relative to the line's start
     after its ``cd``s, and absolute or relative to the project for the other spelling."""
     keys = [path, *line_keys(ctx.env, path)]
+    full = absolute(ctx.env, path)
+    keys += [full] if full is not None and full not in keys else []
     base = ctx.files.cwd if ctx.files is not None else ""
     if base:
         for k in keys[1:]:

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 # (dcg.selfguard resolves it against the payload cwd); UNKNOWN when it cannot be known.
 UNKNOWN = "\x00?"
 CHDIR = frozenset(("cd", "pushd", "popd"))
+_OLD = "\x00oldcwd"  # where the line was before its last cd (for `cd -`)
 
 
 # Variables whose value dcg.selfguard knows (the hook runs in the agent's environment) and
@@ -70,6 +71,15 @@ def started_env(argv: list[str], assigns: dict[str, str | None], env: Vars,
         out.append(Command(("dcg", "config", "set-env", how), via=(*via, f"{argv[0]} {how}")))
 
 
+def known(name: str, value: str) -> bool:
+    """A value computed from variables that stays as written: :func:`home_only`, or a
+    ``PATH=bin:$PATH`` whose directories put in front are known (dcg.shell.gitexternal)."""
+    if name.rstrip("+") == "PATH" and ":" in value:
+        parts = value.split(":")
+        return all(p in ("$PATH", "${PATH}") or not ("$" in p or "`" in p) for p in parts)
+    return home_only(value)
+
+
 def home_only(word: str) -> bool:
     """`$HOME/…` (or another of :data:`KNOWN_VARS`) with no other expansion, also each
     element of a `:` list such as a CDPATH: dcg.selfguard knows what it is."""
@@ -98,6 +108,12 @@ def chdir(
         args[0] = (args[0][0], False)
     elif args and args[0][1] and "TMPDIR" not in env:  # the agent's own, as bash has it
         args[0] = _tmpdir(args[0])
+    back = env.get(_OLD) if argv[0] == "cd" and argv[1:] == ["-"] and _OLD in env else None
+    if back is not None and back != UNKNOWN:  # `cd -`: back where the line was
+        env[_OLD] = old if old is not None else env.get(BASE)
+        env[CWD] = back
+        _pwd(env)
+        return
     if argv[0] == "popd" or any(a == "-" for a in argv[1:]) or (args and args[0][1]):
         env[CWD] = UNKNOWN
         _pwd(env)
@@ -106,6 +122,7 @@ def chdir(
     target = _cdpath(target, old, env, assigns) or target
     if old == UNKNOWN and not target.startswith(("/", "~")):
         return
+    env[_OLD] = old if old is not None else env.get(BASE)
     if old is None or target.startswith(("/", "~", "$HOME")):
         env[CWD] = target
     else:
@@ -299,7 +316,7 @@ def declare(argv: list[str], dyns: list[bool], env: dict[str, str | None]) -> No
             continue
         if not eq and argv[0] in ("export", "readonly", "declare", "typeset") and name in env:
             continue  # `readonly c`, `export c`: the value stays
-        unknown = (dyn and not home_only(value)) or not eq or argv[0] == "read"
+        unknown = (dyn and not known(name, value)) or not eq or argv[0] == "read"
         env[name] = None if unknown else value
 
 

@@ -23,7 +23,8 @@ if TYPE_CHECKING:
 # Git configuration keys whose value git runs as shell text ("*" is one subsection).
 # "sh": always; "sh-or-bool": a boolean means a built-in (core.fsmonitor=true, pager.x=no);
 # "bang": only a value starting with "!" is shell text (credential.helper); "ext": only a
-# URL ``ext::CMD ARGS`` (git-remote-ext runs CMD; ``% `` is a space in a word).
+# URL ``ext::CMD ARGS`` (git-remote-ext runs CMD; ``% `` is a space in a word); "ext-base":
+# the subsection is such a URL (``url.<base>.insteadOf`` rewrites a fetched URL into it).
 GIT_KEYS: dict[str, str] = {
     "core.fsmonitor": "sh-or-bool",
     "core.editor": "sh",
@@ -45,6 +46,9 @@ GIT_KEYS: dict[str, str] = {
     "mergetool.*.cmd": "sh",
     "gpg.program": "sh",
     "gpg.*.program": "sh",
+    "gpg.ssh.defaultkeycommand": "sh",
+    "trailer.*.command": "sh",
+    "trailer.*.cmd": "sh",
     "credential.helper": "bang",
     "credential.*.helper": "bang",
     "interactive.difffilter": "sh",
@@ -60,6 +64,8 @@ GIT_KEYS: dict[str, str] = {
     "hook.*.command": "sh",
     "remote.*.url": "ext",
     "remote.*.pushurl": "ext",
+    "url.*.insteadof": "ext-base",
+    "url.*.pushinsteadof": "ext-base",
 }
 
 # Variables git runs as shell text, from the command's assignments or the line's exports.
@@ -229,6 +235,8 @@ def git(w: Work, env: dict[str, str | None], settings: list[tuple[str, str | Non
             continue
         seen.add(key)
         kind = _kind(key)
+        if kind == "ext-base":  # the URL git rewrites to is the key's own subsection
+            kind, value = "ext", key.partition(".")[2].rpartition(".")[0]
         if kind is not None:
             if value is None and kind == "ext":
                 continue  # a remote's URL computed at run time: git fetches, runs nothing

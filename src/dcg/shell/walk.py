@@ -167,14 +167,14 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
         if not simple.words and vars_wanted:
             from dcg.shell.bashvars import assign
 
-            assign(word, value, dyn and not shellvars.home_only(value), env, elements)
+            assign(word, value, dyn and not shellvars.known(name, value), env, elements)
         elif not simple.words:
             if fields and fields[0].startswith(name + "+="):
                 old = env.get(name)
                 env[name] = None if dyn or old is None else old + value
             else:
                 # `h=$HOME` stays `$HOME`: dcg.targets knows what the home directory is.
-                env[name] = None if dyn and not shellvars.home_only(value) else value
+                env[name] = None if dyn and not shellvars.known(name, value) else value
     argv: list[str] = []
     dyns: list[bool] = []
     for word in simple.words:
@@ -243,7 +243,7 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
     for word in simple.assigns:
         fields, dyn = expand_word(word, env, sub_text, split=False)
         name, _, value = (fields[0] if fields else "").partition("=")
-        work.assigns[name.rstrip("+")] = None if dyn and not shellvars.home_only(value) else value
+        work.assigns[name.rstrip("+")] = None if dyn and not shellvars.known(name, value) else value
     if argv[0] in _CHDIR and not dyns[0]:
         shellvars.chdir(argv, dyns, env, work.assigns, out)
     stdin_of(work, simple, redirects, made, env, ctx.via)
