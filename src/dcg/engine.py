@@ -253,7 +253,8 @@ def evaluate(
         deadline += files.earned  # the project files read earned the line time
     if deadline is not None:
         _check_deadline(deadline)
-    if any(c.dynamic for c in commands):  # `git reset $NOPE--hard`: dcg.unsetvars
+    varied = any(c.dynamic for c in commands)
+    if varied:  # `git reset $NOPE--hard`: dcg.unsetvars
         from dcg.unsetvars import variants
 
         commands = [*commands, *variants(commands)]
@@ -299,6 +300,11 @@ def evaluate(
                 matches.append(Match(pack, rule, command))
         if deadline is not None:
             _check_deadline(deadline)
+    if varied:  # a variant's match adds nothing when its command as written matched too
+        from dcg.unsetvars import VIA
+
+        plain = {m.rule_id for m in matches if VIA not in m.command.via}
+        matches = [m for m in matches if VIA not in m.command.via or m.rule_id not in plain]
     matches.sort(key=lambda m: -SEVERITY_RANK[m.rule.severity])
     unread = tuple(files.unread) if files is not None else ()
     return Evaluation(

@@ -17,6 +17,8 @@ from dcg.shell.unwrap import normalize
 
 _EVERY = ("HOME", "XDG_CONFIG_HOME")
 _table: dict[str, tuple[str, ...]] = {}
+# The agents' names and their variables' prefix (CLAUDE_…), as tuples for str.startswith.
+_prefixes: list[tuple[str, ...]] = []
 _packages: dict[str, str] = {}
 
 # Package runners: the words before the package they fetch and run.
@@ -44,15 +46,16 @@ def may_start(argv: list[str], names: list[str]) -> bool:
     (``CLAUDE_…``), or the command word is a package runner or starts with an agent's name
     and an argument has one of ``dcg.agents.START_KEYWORDS`` (every option a spec names
     has one: tests/bypass/test_agent_env.py)."""
-    from dcg.agents import AGENTS
+    if not _prefixes:  # once per process: this runs for every simple command
+        from dcg.agents import AGENTS
 
+        _prefixes.extend((tuple(AGENTS), tuple(a.upper() + "_" for a in AGENTS)))
+    starts, variables = _prefixes
     for n in names:
-        if n in _EVERY or n.endswith(("_HOME", "_DIR")):
-            return True
-        if any(n.startswith(a.upper() + "_") for a in AGENTS):
+        if n in _EVERY or n.endswith(("_HOME", "_DIR")) or n.startswith(variables):
             return True
     word = normalize(argv[0]) if len(argv) > 1 else ""
-    if not word or not (word in _RUNNERS or any(word.startswith(a) for a in AGENTS)):
+    if not word or not (word in _RUNNERS or word.startswith(starts)):
         return False
     from dcg.agents import START_KEYWORDS
     from dcg.keywords import mentions, scan_text

@@ -116,14 +116,19 @@ def single_use(rec: Record) -> bool:
     return rec.get("kind") == "confirm" or rec.get("single_use") is True
 
 
-_EXPIRES = b'"expires_at":"'
+_EXPIRES = b'"expires_at"'
 
 
 def _maybe_live(raw: bytes, now: bytes) -> bool:
     """False for a line whose expiry is plainly past (no JSON parse: a file of 50,000
-    stale codes costs a byte scan, not 50,000 parses)."""
+    stale codes costs a byte scan, not 50,000 parses), however the JSON is spaced."""
     i = raw.find(_EXPIRES)
-    return i < 0 or raw[i + 14 : i + 34] >= now
+    if i < 0:
+        return True
+    j = i + len(_EXPIRES)
+    while raw[j : j + 1] in (b" ", b":", b"\t"):
+        j += 1
+    return raw[j : j + 1] != b'"' or raw[j + 1 : j + 21] >= now
 
 
 def live_codes(path: str, now: float) -> list[Record]:
