@@ -343,7 +343,13 @@ def find_delete_outside_temp(command: Command, cwd: str) -> bool:
         if linked is None:
             return True  # too large a tree to know where its links lead
         paths.extend(linked)
-    if selects_only_regenerable(command.argv) and all(project_of(p, cwd) for p in paths):
+    from dcg.shell.linefiles import HOLDS_MOVED
+
+    if (
+        selects_only_regenerable(command.argv)
+        and all(project_of(p, cwd) for p in paths)
+        and HOLDS_MOVED not in command.via
+    ):
         return False
     return not all_safe(paths, cwd)
 

@@ -19,6 +19,7 @@ import pytest
 
 from sandbox import claude_hook
 
+FIND = "core.filesystem:find-delete"
 STOP = [
     ("mv src node_modules; rm -rf node_modules", "core.filesystem:rm-rf"),
     ("mv src node_modules && rm -rf ./node_modules/", "core.filesystem:rm-rf"),
@@ -32,6 +33,11 @@ STOP = [
     ('mv src "$TMPDIR/x" && rm -rf "$TMPDIR/x"', "core.filesystem:rm-rf"),
     ('ln -s "$PWD/src" "$TMPDIR/p"; rm -rf "$TMPDIR/p/"', "core.filesystem:rm-rf"),
     ('ln -sfn "$PWD/src" "$TMPDIR/q" && rm -rf "$TMPDIR"/q/*', "core.filesystem:rm-rf"),
+    # find's name tests for output select the work moved under that name
+    ("mv src build; find . -name build -exec rm -rf {} +", "core.filesystem:find-delete"),
+    ("mv src dist; find . -path ./dist -prune -exec rm -rf {} \\;", "core.filesystem:find-delete"),
+    ("mv src __pycache__ && find . -name __pycache__ -exec rm -rf {} +", FIND),
+    ("mkdir -p out/x && mv src out/x/ && find . -type d -name out -exec rm -r {} +", FIND),
 ]
 SAFE = [
     'mv node_modules "$TMPDIR/old" && rm -rf "$TMPDIR/old"',
@@ -39,6 +45,8 @@ SAFE = [
     "mkdir -p build && rm -rf build",
     "mv node_modules nm.old; rm -rf node_modules",
     "mv src src2",
+    "mv src src2; find . -name __pycache__ -exec rm -rf {} +",
+    "find . -name build -prune -exec rm -rf {} +",
 ]
 
 

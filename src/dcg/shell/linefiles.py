@@ -428,6 +428,17 @@ def _moved(args: list[str], env: Vars) -> None:
     env.state.moved[dest] = "\x1f".join(_place(a, env) for a in args[:-1])
 
 
+# A find whose starting points hold work the line moved under a build-output name: its
+# name tests for output (`-name build`, `-path ./dist`) now select that work.
+HOLDS_MOVED = "holds work moved on this line under an output name"
+
+
+def _output_name(rel: str) -> bool:
+    from dcg.regenerable import is_regenerable_name
+
+    return any(is_regenerable_name(p) for p in rel.split("/") if p)
+
+
 def stands_for(work: Work, env: Vars) -> None:
     """Add to a deletion the paths whose content its targets hold since an earlier ``mv`` or
     ``ln -s`` on the line, so that they are judged as the deletion's targets too."""
@@ -436,6 +447,7 @@ def stands_for(work: Work, env: Vars) -> None:
         return
     made = [(k, v) for k, v in env.state.moved.items() if v]
     extra: list[str] = []
+    holds = False
     first = 0
     for k in range(1, len(argv)):
         a = argv[k]
@@ -449,8 +461,11 @@ def stands_for(work: Work, env: Vars) -> None:
             for src in (sources or "").split("\x1f") if sources else ():
                 if n == dest or dest.startswith(n.rstrip("/") + "/") or n == "/":
                     extra.append(src)
+                    holds = holds or _output_name(dest[len(n.rstrip("/")) :])
                 elif n.startswith(dest + "/"):
                     extra.append(src.rstrip("/") + n[len(dest) :])
+    if holds and argv[0] == "find":  # `mv src build; find . -name build -exec rm -rf {} +`
+        work.via = (*work.via, HOLDS_MOVED)
     if extra and first:
         at = first + 1 if argv[0] == "find" else len(argv)
         work.argv = [*argv[:at], *extra, *argv[at:]]
