@@ -122,7 +122,7 @@ STOP = [
     ('IFS=: read x y z <<< "rm:-rf:src"; $x $y $z', "core.filesystem:rm-rf"),
     ('read -d "" -a a <<< "rm -rf src"; "${a[@]}"', "core.filesystem:rm-rf"),
     ('while read -r c; do $c; done <<< "rm -rf src"', "core.shell:opaque-exec"),
-    ('f(){ local -n r=$1; "${r[@]}"; }; a=(rm -rf src); f a', "core.shell:opaque-exec"),
+    ('f(){ local -n r=$1; "${r[@]}"; }; a=(rm -rf src); f a', "core.filesystem:rm-rf"),
     ('mapfile -t a < lines.txt; "${a[@]}"', "core.shell:opaque-exec"),
     ('read -a a < cmds.txt; "${a[@]}"', "core.shell:opaque-exec"),
     # Aliases across lines.

@@ -45,12 +45,25 @@ def judged(name: str, work: Work, ctx: Any) -> bool:
     called = ctx.files.called if ctx.files else ()
     key = f"{name}\x00{known_args(work)}"
     if name + "\x00busy" in called:  # a recursive call: judged by this reading if alike
+        args, now = ctx.files.entered.get(name, (None, None))
+        if known_args(work) == args or (work.argv[1:] in _ALL_ARGS and _args_now(ctx.env) == now):
+            return True  # `IFS=… nvm "$@"` inside nvm: this very call again
+        if key in called and key + "\x00d" not in called:
+            return True  # judged (or being judged) for these arguments whatever the values
         return f"{key}\x00{_values(name, ctx, work)}" in called
     if name in called:
         return True
     if key not in called:
         return False
     return key + "\x00d" not in called or f"{key}\x00{_values(name, ctx, work)}" in called
+
+
+_ALL_ARGS = (["$@"], ["${@}"])
+_ARG_KEYS = (POSITIONAL, POSITIONAL + "#", *(f"{POSITIONAL}{k}" for k in range(1, 10)))
+
+
+def _args_now(env: Any) -> tuple[str | None, ...]:
+    return tuple(env.get(k) for k in _ARG_KEYS)
 
 
 def _values(name: str, ctx: Any, work: Work) -> int:
@@ -100,6 +113,7 @@ def call(name: str, work: Work, ctx: Any, out: list[Command], walker: Any) -> No
     called: set[str] = ctx.files.called if ctx.files is not None else set()
     # Being judged: a recursive call is judged by this reading when its values are these.
     fresh = {name if taken is body else key, f"{key}\x00{_values(name, ctx, work)}"} - called
+    outermost = name + "\x00busy" not in called  # the reading a recursive call is part of
     fresh.add(name + "\x00busy")
     called.update(fresh)
     if key + "\x00d" in called:
@@ -109,10 +123,7 @@ def call(name: str, work: Work, ctx: Any, out: list[Command], walker: Any) -> No
     if ctx.files is not None:
         ctx.files.memo[key] = readings + 1
     base = ctx.shared(ctx.via)
-    saved = {
-        k: base.env.get(k)
-        for k in (POSITIONAL, POSITIONAL + "#", *(f"{POSITIONAL}{k}" for k in range(1, 10)))
-    }
+    saved = {k: base.env.get(k) for k in _ARG_KEYS}
     in_function = base.env.state.in_function
     local = _locals(taken)  # they go back to their values when the function returns
     prefix = {k: v for k, v in work.assigns.items() if k[:1] != "\x00"}  # `IFS=… f`
@@ -122,6 +133,9 @@ def call(name: str, work: Work, ctx: Any, out: list[Command], walker: Any) -> No
     if readings >= DECIDED_READINGS:
         base.env.state.covering = True
     walker.positional(base.env, args)
+    entered = ctx.files.entered if ctx.files is not None else {}
+    outer = entered.get(name)
+    entered[name] = (args, _args_now(base.env))
     base.env.state.in_function = name  # `local` works here (dcg.shell.flow)
 
     def read() -> None:
@@ -131,7 +145,11 @@ def call(name: str, work: Work, ctx: Any, out: list[Command], walker: Any) -> No
             walker.tokens(tokens, line_ctx, out)
 
     bounded(ctx.budget, ctx.files, f"{shown} (function {name})", read)
-    if name + "\x00busy" in fresh:
+    if outer is None:
+        entered.pop(name, None)
+    else:
+        entered[name] = outer
+    if outermost:
         called.discard(name + "\x00busy")
     undecided = base.env.state.undecided or base.env.state.covering
     base.env.state.covering = covering  # what the body itself ends (undecided) stays

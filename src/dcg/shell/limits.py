@@ -78,8 +78,8 @@ class Files:
     the keyword test a script's text must pass, the words that name a guarded tool (for
     code dcg does not read, :func:`dcg.shell.opaque.acts`), what was read, functions judged."""
 
-    __slots__ = ("budget", "called", "cwd", "earned", "memo", "read_count", "reading", "seen",
-                 "tools", "unread", "wanted")  # fmt: skip
+    __slots__ = ("budget", "called", "cwd", "earned", "entered", "memo", "read_count",
+                 "reading", "seen", "tools", "unread", "wanted")  # fmt: skip
 
     def __init__(
         self,
@@ -94,6 +94,9 @@ class Files:
         self.read_count = 0
         self.called: set[str] = set()
         self.memo: dict[str, int] = {}  # readings of a function call (dcg.shell.cases)
+        # The positional parameters each function being judged was entered with: a call
+        # of itself with "$@" unchanged is the same call (dcg.shell.cases.judged).
+        self.entered: dict[str, tuple[list[str | None], tuple[str | None, ...]]] = {}
         # The project scripts and recipes being read, innermost last: one already on this
         # stack is a cycle (a root `build` running `pnpm -r run build`), not more work.
         self.reading: list[tuple[str, str]] = []

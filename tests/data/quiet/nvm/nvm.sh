@@ -157,6 +157,31 @@ nvm() {
     return
   fi
 
+  # Run again, with the arguments it was given, under a plain IFS and without errexit
+  # or allexport (the library calls itself like this; dcg cannot tell $- or IFS here).
+  local PLAIN_IFS
+  PLAIN_IFS=" $(nvm_echo t | command tr t \\t)
+"
+  case $- in
+    *e*)
+      set +e
+      IFS="${PLAIN_IFS}" nvm "$@"
+      local STATUS=$?
+      set -e
+      return "${STATUS}"
+    ;;
+    *a*)
+      set +a
+      IFS="${PLAIN_IFS}" nvm "$@"
+      set -a
+      return
+    ;;
+  esac
+  if [ "${IFS}" != "${PLAIN_IFS}" ]; then
+    IFS="${PLAIN_IFS}" nvm "$@"
+    return $?
+  fi
+
   local COMMAND
   COMMAND="${1-}"
   shift
