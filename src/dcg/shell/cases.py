@@ -123,7 +123,7 @@ def call(name: str, work: Work, ctx: Any, out: list[Command], walker: Any) -> No
     if ctx.files is not None:
         ctx.files.memo[key] = readings + 1
     base = ctx.shared(ctx.via)
-    saved = {k: base.env.get(k) for k in _ARG_KEYS}
+    saved = {k: base.env.get(k, _UNSET) for k in _ARG_KEYS}  # none at the line's top
     in_function = base.env.state.in_function
     local = _locals(taken)  # they go back to their values when the function returns
     prefix = {k: v for k, v in work.assigns.items() if k[:1] != "\x00"}  # `IFS=… f`

@@ -299,7 +299,10 @@ def positional_builtin(argv: list[str], dyns: list[bool], env: dict[str, str | N
 
 
 def positional_args(env: dict[str, str | None]) -> list[str] | None:
-    """ "$1" "$2" … as the line set them (``set --``), None when unknown."""
+    """ "$1" "$2" … as the line set them (``set --``), None when unknown; none before
+    (agents run the line as ``bash -c LINE``)."""
+    if POSITIONAL not in env:
+        return []
     full = env.get(POSITIONAL)
     if full is None:
         return None

@@ -50,9 +50,6 @@ def parse(
         raise TooComplex(f"command line longer than {MAX_SIZE} characters")
     out: list[Command] = []
     env = Vars({BASE: cwd, "PWD": cwd} if cwd else None)
-    # The agents run a line as `bash -c LINE` (or eval it in such a shell): no positional
-    # parameters. `source lib.sh` passes these on: nvm.sh's `nvm_process_parameters "$@"`.
-    shellvars.set_positional(env, [])
     try:
         run_text(line, Ctx((), 0, env, Budget(deadline, files), files, {}), out)
     except RecursionError:

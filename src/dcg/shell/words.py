@@ -192,7 +192,10 @@ def expand(
             text = value
         elif kind == "x":
             if raw in _POSITIONAL:
-                got = env.get(_POSITIONAL[raw])
+                key = _POSITIONAL[raw]
+                # None set them: the line's own, and agents run it as `bash -c LINE`
+                # with none (`source lib.sh` passes them on: nvm's `… "$@"`).
+                got = env.get(key) if key in env else "0" if key[-1] == "#" else ""
                 if got is None:
                     text, dynamic = raw, True
                 else:  # "$@" / "$1" after `set --` or in `sh -c SCRIPT NAME ARGS`
