@@ -25,6 +25,33 @@ if TYPE_CHECKING:
     from dcg.shell.unwrap import Work
 
 
+_LOGIN_SHELLS = frozenset(("bash", "sh", "dash", "ash", "ksh", "mksh", "yash", "zsh"))
+
+
+def _exec(w: Work) -> int:
+    """``exec [-cl] [-a NAME] cmd``: ``-l`` (or a NAME starting with ``-``) makes the
+    shell it runs a login shell, which reads the login profile: said as the shell's own
+    ``-l`` so that dcg.shell.startup reads it."""
+    start = operand(skip_options(w.argv, 1, "a"), w.argv)
+    if not 0 < start < len(w.argv) or normalize(w.argv[start]) not in _LOGIN_SHELLS:
+        return start
+    login, k = False, 1
+    while k < start:
+        a = w.argv[k]
+        if a[:1] == "-" and a != "--":
+            flags = a[1:]
+            login = login or "l" in flags.partition("a")[0]
+            if "a" in flags:
+                name = flags.partition("a")[2] or (w.argv[k + 1] if k + 1 < start else "")
+                login = login or name[:1] == "-"
+                k += 0 if flags.partition("a")[2] else 1
+        k += 1
+    if login:
+        w.argv.insert(start + 1, "-l")
+        w.dyns.insert(start + 1, False)
+    return start
+
+
 def skip(argv: list[str], i: int, arity: dict[str, int]) -> int:
     """Like :func:`skip_options`, with the number of values each option takes.
 
@@ -212,7 +239,7 @@ TABLE: dict[str, Callable[[Work], int]] = {
     "env": _env,
     "command": _command,
     "builtin": _simple(),
-    "exec": _simple("a"),
+    "exec": _exec,
     "nice": _simple("n", ("adjustment",)),
     "ionice": _ionice,
     "timeout": _timeout,
