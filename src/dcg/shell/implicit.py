@@ -66,6 +66,10 @@ def run(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
         kind = "pip"
     if name in NODE_TOOLS or kind == "npx":
         _node_options(work, ctx, out, walker)
+    if "npm exec" in work.via or "npx" in work.via:  # run in npm's script shell
+        from dcg.shell.pkgloads import exec_shell
+
+        exec_shell(work, ctx, out, walker)
     if scripts.interpreter_lang(name) == "python":
         args = _python(work, ctx, out, walker)
         if args is None:
@@ -174,7 +178,8 @@ def _site_files(ctx: Ctx, out: list[Command], walker: Walker) -> None:
     """``.pth`` files and sitecustomize.py written into a site-packages directory earlier on
     the line: every python started after that runs them."""
     for path in runtext.written_paths(ctx):
-        if not any(d in path for d in _SITE_DIRS):
+        unknown = any(c in os.path.dirname(path) for c in "$`\x00")  # `$d/usercustomize.py`
+        if not any(d in path for d in _SITE_DIRS) and not unknown:
             continue
         if path.endswith(".pth"):
             got = runtext.load(path, ctx, out, walker)

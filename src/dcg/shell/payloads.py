@@ -417,6 +417,7 @@ def may_run_a_file(w: Work, raw: str, env: Vars, funcs: Mapping[str, object]) ->
         or ("/" in raw and not raw.endswith("/"))
         or name in funcs
         or (bool(w.via) and w.via[-1] in SCRIPT_RUNNERS)  # `pdm run NAME`: dcg.shell.pyscripts
+        or (bool(w.via) and w.via[-1] in ("npm exec", "npx"))  # its script shell: pkgloads
         or "BASH_ENV" in env  # every bash started from here on reads it: dcg.shell.startup
     )
 

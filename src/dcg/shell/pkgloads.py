@@ -66,15 +66,26 @@ def script_shell(argv: list[str], work: Work, ctx: Ctx, npmrc: str | None) -> st
             return argv[k + 1]
         if a.startswith("--script-shell="):
             return a.partition("=")[2]
-    for var in ("npm_config_script_shell", "NPM_CONFIG_SCRIPT_SHELL"):
-        value = runtext.setting(work, ctx, var)
-        if value:
-            return value
+    for where in (work.assigns, ctx.env):  # npm reads its variables in any case, - or _
+        for var, value in where.items():
+            if var[:11].lower() == "npm_config_" and var[11:].lower().replace("-", "_") == (
+                "script_shell"
+            ):
+                return value if value is not None else "$(…)"
     for line in (npmrc or "").splitlines():
         key, eq, value = line.partition("=")
         if eq and key.strip() == "script-shell":
             return value.strip().strip("\"'")
     return None
+
+
+def exec_shell(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
+    """``npm exec``/``npx`` run their command in the script shell too: a program named
+    there (option, variable, ``.npmrc``, ``npm config set``) is judged as it runs."""
+    shell = script_shell(work.argv, work, ctx, npmrc(ctx, None, out, walker))
+    if shell and shell.rpartition("/")[2] not in ("sh", "bash", "dash", "zsh"):
+        quoted = "'" + shell.replace("'", "'\\''") + "'"
+        walker.text(quoted + " -c :", ctx.child((*ctx.via, "npm script-shell")), out)
 
 
 def npmrc(ctx: Ctx, directory: str | None, out: list[Command], walker: Walker) -> str | None:
@@ -412,3 +423,19 @@ def git_hooks(argv: list[str], ctx: Ctx, out: list[Command], walker: Walker) -> 
             via = ctx.child((*ctx.via, f"git {sub} (.git/hooks/{name}: pre-commit)"))
             precommit(["pre-commit", "-c", config, "run"], via, out, walker)
             return
+
+
+def makeflags(work: Work, ctx: Ctx, overrides: dict[str, str]) -> None:
+    """Variables ``MAKEFLAGS``/``MFLAGS`` pass make as if on its command line."""
+    import shlex
+
+    for var in ("MFLAGS", "MAKEFLAGS"):
+        value = runtext.setting(work, ctx, var)
+        try:
+            words = shlex.split(value or "")
+        except ValueError:
+            words = []
+        for w in words:
+            name, eq, v = w.partition("=")
+            if eq and name.lstrip(".").replace("_", "a").isalnum():
+                overrides.setdefault(name, v)

@@ -77,7 +77,18 @@ def file_text(path: str, ctx: Ctx, out: list[Command], walker: Walker) -> tuple[
         return None, shown
     if text is None:
         return None, shown
-    return (text if files.wanted(text) else ""), shown
+    return (text if files.wanted(text) or _loads_written(path, text, ctx) else ""), shown
+
+
+def _loads_written(path: str, text: str, ctx: Ctx) -> bool:
+    """A script naming no guarded tool that imports a module the line wrote (``json.py``
+    beside ``x.py``, which imports json: the script's directory is first on sys.path)."""
+    if not ctx.env.state.files:
+        return False
+    from dcg.shell import modloads
+
+    lang = "python" if path.endswith(".py") else "javascript" if path.endswith(".js") else ""
+    return any(modloads.names(lang, text, p) for p in modloads.written_modules(lang, ctx))
 
 
 def glob_first(pattern: str, ctx: Ctx) -> str | None:
