@@ -47,8 +47,8 @@ def modules(lang: str, work: Work, ctx: Ctx, out: list[Command], walker: Walker)
             mod = value.replace(".", "/")
             paths += [mod + ".py", mod + "/__main__.py"]
             parts = mod.split("/")  # `-m json.tool` imports json first (a json.py shadows it)
-            paths += [p for k in range(1, len(parts) + 1) for p in
-                      ("/".join(parts[:k]) + "/__init__.py", "/".join(parts[:k]) + ".py")]  # fmt: skip
+            heads = ["/".join(parts[:k]) for k in range(1, len(parts) + 1)]
+            paths += [h + tail for h in heads for tail in ("/__init__.py", ".py")]
             break
         if lang in ("javascript", "ruby") and opt in _NODE_LOADS:  # node -r ./x, ruby -r ./x
             mod = inline if eq else value

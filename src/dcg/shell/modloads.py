@@ -58,10 +58,12 @@ def names(lang: str, code: str, path: str) -> bool:
     if lang == "javascript" and "node_modules/" in path:  # require('x'): node_modules/x/…
         parts = path.rpartition("node_modules/")[2].split("/")
         candidates.append("/".join(parts[:2]) if parts[0][:1] == "@" else parts[0])
-    elif lang == "javascript" and "/" not in path.removeprefix("./"):
-        # require('./') / require('.'): the directory's package.json "main" or index.js
-        if any(q + d + q in code for q in "'\"`" for d in (".", "./")):
-            return True
+    elif (  # require('./') / require('.'): the directory's package.json "main" or index.js
+        lang == "javascript"
+        and "/" not in path.removeprefix("./")
+        and any(q + d + q in code for q in "'\"`" for d in (".", "./"))
+    ):
+        return True
     for name in dict.fromkeys(candidates):
         k = code.find(name)
         while k >= 0:
