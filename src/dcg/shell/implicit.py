@@ -64,6 +64,7 @@ def run(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
     kind = PROGRAMS.get(name) or PROGRAMS.get(name.rstrip("0123456789."))
     if kind is None and name.startswith("pip") and name[3:].replace(".", "").isdigit():
         kind = "pip"
+    _preload(work, ctx, out, walker)
     if name in NODE_TOOLS or kind == "npx":
         _node_options(work, ctx, out, walker)
     if "npm exec" in work.via or "npx" in work.via:  # run in npm's script shell
@@ -124,6 +125,22 @@ def run(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
         from dcg.shell import pkgloads
 
         pkgloads.precommit(argv, ctx, out, walker)
+
+
+def _preload(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
+    """``LD_PRELOAD=./evil.so ls``: a library the line wrote or built runs its constructors
+    in the program, code dcg cannot see (one on disk before the line is not judged)."""
+    from dcg.shell.payloads import PRELOADS
+
+    for var in PRELOADS:
+        value = runtext.setting(work, ctx, var)
+        if var in work.assigns or var in ctx.env:
+            for lib in (value or "$(…)").replace(" ", ":").split(":"):
+                found, text, _ = runtext.written(lib, ctx, out, walker)  # emits the unknowable
+                if not found and lib.startswith("$"):
+                    walker.emit(f"{var} loads a library named only at run time", ctx, out)
+                elif found and text is not None:
+                    walker.emit(f"{var} loads {lib}, a library written on this line", ctx, out)
 
 
 def _python(
