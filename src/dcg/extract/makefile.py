@@ -214,20 +214,26 @@ def _shell(variables: dict[str, str]) -> Callable[[str], str]:
     """How make runs a recipe line: ``$(SHELL) $(.SHELLFLAGS) LINE``. A shell that is not
     a known one (``SHELL=./x.sh``) or flags that carry words of their own
     (``.SHELLFLAGS='-c "rm -rf src"; :'``) are part of the line dcg judges."""
-    import shlex
-
     shell = _expand(variables.get("SHELL", "/bin/sh"), variables).strip() or "/bin/sh"
     flags = _expand(variables.get(".SHELLFLAGS", "-c"), variables).strip() or "-c"
-    try:
-        words = shlex.split(flags)
-    except ValueError:
-        words = [flags, flags]
+    words = flags.split()
+    if any(c in flags for c in "'\"\\"):  # shlex (and its re) only for quoted flags
+        import shlex
+
+        try:
+            words = shlex.split(flags)
+        except ValueError:
+            words = [flags, flags]
     plain = all(w[:1] in ("-", "+") or (k and words[k - 1] in ("-o", "+o"))
                 for k, w in enumerate(words))  # fmt: skip
     if plain and shell.rpartition("/")[2] in _SHELLS:
         return lambda line: line
-    head = " ".join(shlex.quote(w) for w in (shell, *words))
-    return lambda line: f"{head} {shlex.quote(line)}"
+    head = " ".join(_quote(w) for w in (shell, *words))
+    return lambda line: f"{head} {_quote(line)}"
+
+
+def _quote(word: str) -> str:
+    return "'" + word.replace("'", "'\\''") + "'"
 
 
 def plan(

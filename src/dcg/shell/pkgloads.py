@@ -91,10 +91,12 @@ def exec_shell(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None
 def npmrc(ctx: Ctx, directory: str | None, out: list[Command], walker: Walker) -> str | None:
     """The project's ``.npmrc`` text (written on the line or on disk), if any."""
     hit = runtext.written_first(ctx, directory, (".npmrc",), [], walker)  # a token: no finding
+    user = runtext.written("~/.npmrc", ctx, [], walker)[1] or ""  # the user's, this line's
     if hit is not None:
-        return hit[0]
+        return (hit[0] or "") + "\n" + user
     found = runtext.find_up(ctx, runtext.here(ctx, directory), (".npmrc",))
-    return found[1] if found is not None and found[1] != scripts.TOO_BIG else None
+    text = found[1] if found is not None and found[1] != scripts.TOO_BIG else None
+    return text + "\n" + user if text is not None else user or None
 
 
 def default_start(names: list[str], every: dict[str, object], ctx: Ctx, cwd: str | None) -> bool:
@@ -427,10 +429,12 @@ def git_hooks(argv: list[str], ctx: Ctx, out: list[Command], walker: Walker) -> 
 
 def makeflags(work: Work, ctx: Ctx, overrides: dict[str, str]) -> None:
     """Variables ``MAKEFLAGS``/``MFLAGS`` pass make as if on its command line."""
-    import shlex
-
     for var in ("MFLAGS", "MAKEFLAGS"):
         value = runtext.setting(work, ctx, var)
+        if not value or "=" not in value:
+            continue
+        import shlex
+
         try:
             words = shlex.split(value or "")
         except ValueError:
