@@ -81,14 +81,11 @@ def file_text(path: str, ctx: Ctx, out: list[Command], walker: Walker) -> tuple[
 
 
 def _loads_written(path: str, text: str, ctx: Ctx) -> bool:
-    """A script naming no guarded tool that imports a module the line wrote (``json.py``
-    beside ``x.py``, which imports json: the script's directory is first on sys.path)."""
-    if not ctx.env.state.files:
-        return False
-    from dcg.shell import modloads
-
-    lang = "python" if path.endswith(".py") else "javascript" if path.endswith(".js") else ""
-    return any(modloads.names(lang, text, p) for p in modloads.written_modules(lang, ctx))
+    """A script naming no guarded tool may import a module the line wrote (``json.py``
+    beside ``x.py``, which imports json: the script's directory is first on sys.path):
+    read, its code judged (dcg.shell.modloads follows the modules it names)."""
+    exts = (".py",) if path.endswith(".py") else (".js", ".mjs", ".cjs")
+    return path.endswith(exts) and any(k.endswith(exts) for k in ctx.env.state.files)
 
 
 def glob_first(pattern: str, ctx: Ctx) -> str | None:

@@ -276,9 +276,7 @@ def _values_need_a_look(simple: Simple, argv: list[str], env: Vars) -> bool:
     words = simple.words
     if words and any(p[0] == "v" or p[2][:2] == "${" for p in words[0].parts):
         return True
-    return any(
-        p[0] == "x" and p[2].startswith("$((") for w in (*words, *simple.assigns) for p in w.parts
-    )
+    return any(p[0] == "x" and p[2].startswith("$((") for w in words for p in w.parts)
 
 
 def _command(
