@@ -501,4 +501,6 @@ def truncate_outside_temp(command: Command, cwd: str) -> bool:
             shrink = True
         if size is not None and _shrinks(size):
             shrink = True
-    return shrink and _files_outside_temp(_operands(argv, _TRUNCATE_VALUES), command, cwd)
+    if shrink and not (operands := _operands(argv, _TRUNCATE_VALUES)):  # `… | xargs truncate`
+        return any(v.split(" ")[0] in ("xargs", "parallel") for v in command.via)
+    return shrink and _files_outside_temp(operands, command, cwd)

@@ -14,6 +14,10 @@ from __future__ import annotations
 from dcg.extract import makefuncs
 from dcg.extract.found import Found
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
 _ASSIGN_OPS = ("::=", ":=", "?=", "+=", "!=", "=")
 _DIRECTIVES: tuple[str, ...] = (" ", "define", "endef", "ifeq", "ifneq", "ifdef", "ifndef")
 _DIRECTIVES += ("else", "endif", "include", "-include", "export", "unexport", "override", "vpath")
@@ -192,14 +196,44 @@ def rules(
                     rules[target].append(Found(path, number, column, inline, "makefile", target))
     variables.update(overrides or {})
     # Make expands a recipe when it runs it, with every variable of the file known.
+    run_in = _shell(variables)
     expanded = {
         target: [
-            Found(f.path, f.line, f.column, _expand(f.text, variables), f.source, f.label)
+            Found(f.path, f.line, f.column, run_in(_expand(f.text, variables)), f.source, f.label)
             for f in found
         ]
         for target, found in rules.items()
     }
     return expanded, {t: [_expand(d, variables) for d in ds] for t, ds in deps.items()}
+
+
+_SHELLS = frozenset(("sh", "bash", "dash", "zsh", "ksh", "mksh", "ash"))
+
+
+def _shell(variables: dict[str, str]) -> Callable[[str], str]:
+    """How make runs a recipe line: ``$(SHELL) $(.SHELLFLAGS) LINE``. A shell that is not
+    a known one (``SHELL=./x.sh``) or flags that carry words of their own
+    (``.SHELLFLAGS='-c "rm -rf src"; :'``) are part of the line dcg judges."""
+    shell = _expand(variables.get("SHELL", "/bin/sh"), variables).strip() or "/bin/sh"
+    flags = _expand(variables.get(".SHELLFLAGS", "-c"), variables).strip() or "-c"
+    words = flags.split()
+    if any(c in flags for c in "'\"\\"):  # shlex (and its re) only for quoted flags
+        import shlex
+
+        try:
+            words = shlex.split(flags)
+        except ValueError:
+            words = [flags, flags]
+    plain = all(w[:1] in ("-", "+") or (k and words[k - 1] in ("-o", "+o"))
+                for k, w in enumerate(words))  # fmt: skip
+    if plain and shell.rpartition("/")[2] in _SHELLS:
+        return lambda line: line
+    head = " ".join(_quote(w) for w in (shell, *words))
+    return lambda line: f"{head} {_quote(line)}"
+
+
+def _quote(word: str) -> str:
+    return "'" + word.replace("'", "'\\''") + "'"
 
 
 def plan(

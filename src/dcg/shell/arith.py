@@ -171,12 +171,40 @@ def expressions(
             env.state.integers = True  # the walker's cheap test
             if eq:
                 out.append((value, True))
-    for word in simple.assigns:
+    for word in (*simple.assigns, *(simple.words[1:] if declared else ())):
         name = word.assign or ""
         if "[" in name and name.endswith("]"):  # NAME[SUBSCRIPT]=: an indexed subscript
             out.append((name[name.index("[") + 1 : -1], False))
-        if name in env.state.int_vars:
+        if name.rstrip("+").partition("[")[0] not in env.state.int_vars:
+            continue
+        if word.array is not None:  # b=('x[$(…)]') of a `declare -ai b`: each element
+            out.extend((expanded(e).rpartition("]=")[2] if e.source()[:1] == "[" else
+                        expanded(e), True) for e in word.array)  # fmt: skip
+        elif word in simple.assigns:
             out.append((expanded(word).partition("=")[2], True))
+    out.extend(_read_into_integers(argv, env))
+    return out
+
+
+def _read_into_integers(argv: list[str], env: Vars) -> list[tuple[str, bool]]:
+    """``read n``/``read -a a``/``mapfile a`` into a ``declare -i`` name: bash evaluates
+    what is read as arithmetic (its ``a[$(…)]`` run); input dcg does not know is
+    judged by its origin (:func:`judge` on the name)."""
+    if argv[:1] not in (["read"], ["mapfile"], ["readarray"]) or not env.state.int_vars:
+        return []
+    from dcg.shell.params import UNKNOWN, get_array
+
+    out: list[tuple[str, bool]] = []
+    for a in argv[1:]:
+        if a not in env.state.int_vars:
+            continue
+        entries = get_array(env, a)
+        values = [env.get(a)] if entries is None else [v for _, v in entries]
+        for value in values:
+            if value is None or value == UNKNOWN:
+                out.append((a, False))  # judged as the name: its origin says why
+            else:
+                out.append((value, True))
     return out
 
 

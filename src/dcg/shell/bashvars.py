@@ -438,10 +438,20 @@ def alias_text(
     import shlex
 
     name, value = found
+    # An alias whose value ends in a blank has bash check the next word for an alias too
+    # (`alias s='sudo '; alias r='rm -rf'` then `s r src`), and so on along the chain.
+    values, words, seen = [value], list(simple.words[1:]), {name}
+    while values[-1][-1:] in (" ", "\t") and words:
+        nxt = aliased(words[0], env)
+        if nxt is None or nxt[0] in seen:
+            break
+        seen.add(nxt[0])
+        values.append(nxt[1])
+        words.pop(0)
     rest: list[str] = []
-    for word in simple.words[1:]:
+    for word in words:
         rest.extend(expand(word, env, lambda w, k: None)[0])
-    return name, " ".join([value, *(shlex.quote(a) for a in rest)])
+    return name, " ".join([*values, *(shlex.quote(a) for a in rest)])
 
 
 def pin(name: str, argv: list[str], env: Env) -> None:

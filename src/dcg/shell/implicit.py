@@ -64,8 +64,13 @@ def run(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
     kind = PROGRAMS.get(name) or PROGRAMS.get(name.rstrip("0123456789."))
     if kind is None and name.startswith("pip") and name[3:].replace(".", "").isdigit():
         kind = "pip"
+    _preload(work, ctx, out, walker)
     if name in NODE_TOOLS or kind == "npx":
         _node_options(work, ctx, out, walker)
+    if "npm exec" in work.via or "npx" in work.via:  # run in npm's script shell
+        from dcg.shell.pkgloads import exec_shell
+
+        exec_shell(work, ctx, out, walker)
     if scripts.interpreter_lang(name) == "python":
         args = _python(work, ctx, out, walker)
         if args is None:
@@ -122,6 +127,22 @@ def run(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
         pkgloads.precommit(argv, ctx, out, walker)
 
 
+def _preload(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
+    """``LD_PRELOAD=./evil.so ls``: a library the line wrote or built runs its constructors
+    in the program, code dcg cannot see (one on disk before the line is not judged)."""
+    from dcg.shell.payloads import PRELOADS
+
+    for var in PRELOADS:
+        value = runtext.setting(work, ctx, var)
+        if var in work.assigns or var in ctx.env:
+            for lib in (value or "$(…)").replace(" ", ":").split(":"):
+                found, text, _ = runtext.written(lib, ctx, out, walker)  # emits the unknowable
+                if not found and lib.startswith("$"):
+                    walker.emit(f"{var} loads a library named only at run time", ctx, out)
+                elif found and text is not None:
+                    walker.emit(f"{var} loads {lib}, a library written on this line", ctx, out)
+
+
 def _python(
     work: Work, ctx: Ctx, out: list[Command], walker: Walker
 ) -> tuple[str, list[str]] | None:
@@ -174,7 +195,8 @@ def _site_files(ctx: Ctx, out: list[Command], walker: Walker) -> None:
     """``.pth`` files and sitecustomize.py written into a site-packages directory earlier on
     the line: every python started after that runs them."""
     for path in runtext.written_paths(ctx):
-        if not any(d in path for d in _SITE_DIRS):
+        unknown = any(c in os.path.dirname(path) for c in "$`\x00")  # `$d/usercustomize.py`
+        if not any(d in path for d in _SITE_DIRS) and not unknown:
             continue
         if path.endswith(".pth"):
             got = runtext.load(path, ctx, out, walker)

@@ -46,11 +46,16 @@ def modules(lang: str, work: Work, ctx: Ctx, out: list[Command], walker: Walker)
                 modloads.test_runner(lang, argv, ctx, out, walker)
             mod = value.replace(".", "/")
             paths += [mod + ".py", mod + "/__main__.py"]
+            parts = mod.split("/")  # `-m json.tool` imports json first (a json.py shadows it)
+            heads = ["/".join(parts[:k]) for k in range(1, len(parts) + 1)]
+            paths += [h + tail for h in heads for tail in ("/__init__.py", ".py")]
             break
         if lang in ("javascript", "ruby") and opt in _NODE_LOADS:  # node -r ./x, ruby -r ./x
             mod = inline if eq else value
             ext = ".js" if lang == "javascript" else ".rb"
             paths.append(mod if mod.endswith(_JS) or mod.endswith(".rb") else mod + ext)
+            if lang == "javascript" and not mod.startswith((".", "/")):  # node -r x: a package
+                paths += [k for k in ctx.env.state.files if k.startswith(f"node_modules/{mod}/")]
         elif lang == "javascript" and a == "--test":
             from dcg.shell import modloads
 
@@ -322,6 +327,7 @@ def _edited(name: str, argv: list[str], stdin: str | None, env: Vars) -> None:
             elif opt in ("--prefix", "-C", "--dir"):
                 where = value
             i += 1
+        _npm_config(argv[i:], env)
         if argv[i : i + 2] == ["pkg", "set"]:
             path = os.path.join(where, "package.json") if where else "package.json"
             for pair in argv[i + 2 :]:
@@ -347,6 +353,24 @@ def _edited(name: str, argv: list[str], stdin: str | None, env: Vars) -> None:
     for path, how in argv_targets(argv, stdin):
         if not how and path and path != "-":
             _store(env, path, None)
+
+
+def _npm_config(rest: list[str], env: Vars) -> None:
+    """``npm config set script-shell X`` (``npm set``): as if npm_config_script_shell=X."""
+    rest = [w for w in rest if not w.startswith("-")]  # npm config --global set …
+    if rest[:2] == ["config", "set"] or rest[:2] == ["c", "set"]:
+        words = rest[2:]
+    elif rest[:1] == ["set"]:
+        words = rest[1:]
+    else:
+        return
+    for k, w in enumerate(words):
+        key, eq, value = w.partition("=")
+        if key.replace("_", "-").lower() != "script-shell":
+            continue
+        if not eq:
+            value = words[k + 1] if k + 1 < len(words) else ""
+        env["npm_config_script_shell"] = value or None
 
 
 # A path `mv` or `ln -s` made earlier on the line -> the path whose content it now holds:

@@ -54,7 +54,17 @@ def names(lang: str, code: str, path: str) -> bool:
     if not stem:
         return False
     before = _BEFORE[lang]
-    for name in dict.fromkeys((base, stem)):
+    candidates = [base, stem]
+    if lang == "javascript" and "node_modules/" in path:  # require('x'): node_modules/x/…
+        parts = path.rpartition("node_modules/")[2].split("/")
+        candidates.append("/".join(parts[:2]) if parts[0][:1] == "@" else parts[0])
+    elif (  # require('./') / require('.'): the directory's package.json "main" or index.js
+        lang == "javascript"
+        and "/" not in path.removeprefix("./")
+        and any(q + d + q in code for q in "'\"`" for d in (".", "./"))
+    ):
+        return True
+    for name in dict.fromkeys(candidates):
         k = code.find(name)
         while k >= 0:
             after = code[k + len(name) : k + len(name) + 1]

@@ -417,8 +417,14 @@ def may_run_a_file(w: Work, raw: str, env: Vars, funcs: Mapping[str, object]) ->
         or ("/" in raw and not raw.endswith("/"))
         or name in funcs
         or (bool(w.via) and w.via[-1] in SCRIPT_RUNNERS)  # `pdm run NAME`: dcg.shell.pyscripts
+        or (bool(w.via) and w.via[-1] in ("npm exec", "npx"))  # its script shell: pkgloads
         or "BASH_ENV" in env  # every bash started from here on reads it: dcg.shell.startup
+        or any(v in env or v in w.assigns for v in PRELOADS)  # a library it loads: implicit
     )
+
+
+# Variables naming libraries the dynamic loader runs in every program (dcg.shell.implicit).
+PRELOADS = ("LD_PRELOAD", "LD_AUDIT")
 
 
 # Wrappers whose operand may name a script of the project's configuration rather than a

@@ -66,10 +66,12 @@ def script_shell(argv: list[str], work: Work, ctx: Ctx, npmrc: str | None) -> st
             return argv[k + 1]
         if a.startswith("--script-shell="):
             return a.partition("=")[2]
-    for var in ("npm_config_script_shell", "NPM_CONFIG_SCRIPT_SHELL"):
-        value = runtext.setting(work, ctx, var)
-        if value:
-            return value
+    for where in (work.assigns, ctx.env):  # npm reads its variables in any case, - or _
+        for var, value in where.items():
+            if var[:11].lower() == "npm_config_" and var[11:].lower().replace("-", "_") == (
+                "script_shell"
+            ):
+                return value if value is not None else "$(…)"
     for line in (npmrc or "").splitlines():
         key, eq, value = line.partition("=")
         if eq and key.strip() == "script-shell":
@@ -77,13 +79,24 @@ def script_shell(argv: list[str], work: Work, ctx: Ctx, npmrc: str | None) -> st
     return None
 
 
+def exec_shell(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
+    """``npm exec``/``npx`` run their command in the script shell too: a program named
+    there (option, variable, ``.npmrc``, ``npm config set``) is judged as it runs."""
+    shell = script_shell(work.argv, work, ctx, npmrc(ctx, None, out, walker))
+    if shell and shell.rpartition("/")[2] not in ("sh", "bash", "dash", "zsh"):
+        quoted = "'" + shell.replace("'", "'\\''") + "'"
+        walker.text(quoted + " -c :", ctx.child((*ctx.via, "npm script-shell")), out)
+
+
 def npmrc(ctx: Ctx, directory: str | None, out: list[Command], walker: Walker) -> str | None:
     """The project's ``.npmrc`` text (written on the line or on disk), if any."""
     hit = runtext.written_first(ctx, directory, (".npmrc",), [], walker)  # a token: no finding
+    user = runtext.written("~/.npmrc", ctx, [], walker)[1] or ""  # the user's, this line's
     if hit is not None:
-        return hit[0]
+        return (hit[0] or "") + "\n" + user
     found = runtext.find_up(ctx, runtext.here(ctx, directory), (".npmrc",))
-    return found[1] if found is not None and found[1] != scripts.TOO_BIG else None
+    text = found[1] if found is not None and found[1] != scripts.TOO_BIG else None
+    return text + "\n" + user if text is not None else user or None
 
 
 def default_start(names: list[str], every: dict[str, object], ctx: Ctx, cwd: str | None) -> bool:
@@ -412,3 +425,21 @@ def git_hooks(argv: list[str], ctx: Ctx, out: list[Command], walker: Walker) -> 
             via = ctx.child((*ctx.via, f"git {sub} (.git/hooks/{name}: pre-commit)"))
             precommit(["pre-commit", "-c", config, "run"], via, out, walker)
             return
+
+
+def makeflags(work: Work, ctx: Ctx, overrides: dict[str, str]) -> None:
+    """Variables ``MAKEFLAGS``/``MFLAGS`` pass make as if on its command line."""
+    for var in ("MFLAGS", "MAKEFLAGS"):
+        value = runtext.setting(work, ctx, var)
+        if not value or "=" not in value:
+            continue
+        import shlex
+
+        try:
+            words = shlex.split(value or "")
+        except ValueError:
+            words = []
+        for w in words:
+            name, eq, v = w.partition("=")
+            if eq and name.lstrip(".").replace("_", "a").isalnum():
+                overrides.setdefault(name, v)

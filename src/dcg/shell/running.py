@@ -266,8 +266,7 @@ def _package(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
         if (
             not ctx.files.wanted(text)
             and "start" not in names
-            and "script-shell"
-            not in ((rc or "") + " ".join(argv) + str(work.assigns).lower().replace("_", "-"))
+            and pkgloads.script_shell(argv, work, ctx, rc) is None
         ):
             return
         shown = scripts.display(path, ctx.files.cwd)
@@ -386,12 +385,13 @@ def _make(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
             continue
         if a.startswith("-"):
             continue
-        if eq and opt.replace("_", "a").isalnum():
+        if eq and opt.lstrip(".").replace("_", "a").isalnum():  # .SHELLFLAGS=…
             overrides[opt] = value
             continue
         targets.append(a)
     from dcg.extract import makefile as mk
 
+    pkgloads.makeflags(work, ctx, overrides)
     more = pkgloads.makefiles_env(work, ctx, out, walker)  # $MAKEFILES, read first by make
     if more:
         evals.append(more)
@@ -432,7 +432,7 @@ def _make(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
             shown = scripts.display(path, ctx.files.cwd) if path else "make --eval"
     text = pkgloads.make_includes(text + "".join("\n" + e for e in evals), directory, ctx, out,
                                   walker)  # fmt: skip
-    if ctx.files is not None and not ctx.files.wanted(text):
+    if ctx.files is not None and not ctx.files.wanted(text) and "SHELL" not in f"{text}{overrides}":
         return
     found = mk.plan(text, targets, shown, overrides)
     if found:

@@ -77,7 +77,15 @@ def file_text(path: str, ctx: Ctx, out: list[Command], walker: Walker) -> tuple[
         return None, shown
     if text is None:
         return None, shown
-    return (text if files.wanted(text) else ""), shown
+    return (text if files.wanted(text) or _loads_written(path, text, ctx) else ""), shown
+
+
+def _loads_written(path: str, text: str, ctx: Ctx) -> bool:
+    """A script naming no guarded tool may import a module the line wrote (``json.py``
+    beside ``x.py``, which imports json: the script's directory is first on sys.path):
+    read, its code judged (dcg.shell.modloads follows the modules it names)."""
+    exts = (".py",) if path.endswith(".py") else (".js", ".mjs", ".cjs")
+    return path.endswith(exts) and any(k.endswith(exts) for k in ctx.env.state.files)
 
 
 def glob_first(pattern: str, ctx: Ctx) -> str | None:

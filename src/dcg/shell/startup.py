@@ -156,8 +156,9 @@ def judge(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
         else:
             wanted = [".zshenv"] + [".zprofile", ".zlogin"] * o.login + [".zshrc"] * o.interactive
             in_home(tuple(wanted), "zsh start-up files", base)
-    elif name in _POSIX_ENV and o.interactive:
-        startup_file("read by an interactive shell", "ENV")
+    elif name in _POSIX_ENV:  # a login sh reads ~/.profile, interactive or not (`sh -l -c`)
+        if o.interactive:
+            startup_file("read by an interactive shell", "ENV")
         if o.login:
             in_home((".profile",), "the login profile")
     if o.interactive:

@@ -271,7 +271,7 @@ def _values_need_a_look(simple: Simple, argv: list[str], env: Vars) -> bool:
     """Cheap test before dcg.shell.arith is imported: could a value run as code here?"""
     if simple.extra or (argv and argv[0] in _ARITH_WORDS) or env.state.integers:
         return True
-    if any(w.subs or "[" in (w.assign or "") for w in simple.assigns):
+    if any(w.subs or "[" in (w.assign or "") or "$((" in w.source() for w in simple.assigns):
         return True
     words = simple.words
     if words and any(p[0] == "v" or p[2][:2] == "${" for p in words[0].parts):

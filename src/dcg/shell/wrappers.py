@@ -25,6 +25,54 @@ if TYPE_CHECKING:
     from dcg.shell.unwrap import Work
 
 
+_LOGIN_SHELLS = frozenset(("bash", "sh", "dash", "ash", "ksh", "mksh", "yash", "zsh"))
+
+
+def _exec(w: Work) -> int:
+    """``exec [-cl] [-a NAME] cmd``: ``-l`` (or a NAME starting with ``-``) makes the
+    shell it runs a login shell, which reads the login profile: said as the shell's own
+    ``-l`` so that dcg.shell.startup reads it."""
+    start = operand(skip_options(w.argv, 1, "a"), w.argv)
+    if not 0 < start < len(w.argv) or normalize(w.argv[start]) not in _LOGIN_SHELLS:
+        return start
+    login, k = False, 1
+    while k < start:
+        a = w.argv[k]
+        if a[:1] == "-" and a != "--":
+            flags = a[1:]
+            login = login or "l" in flags.partition("a")[0]
+            if "a" in flags:
+                name = flags.partition("a")[2] or (w.argv[k + 1] if k + 1 < start else "")
+                login = login or name[:1] == "-"
+                k += 0 if flags.partition("a")[2] else 1
+        k += 1
+    if login:
+        w.argv.insert(start + 1, "-l")
+        w.dyns.insert(start + 1, False)
+    return start
+
+
+def _script_shell(base: Callable[[Work], int]) -> Callable[[Work], int]:
+    """npm exec/npx: ``--script-shell X`` is kept as the ``npm_config_script_shell`` the
+    command runs under (dcg.shell.pkgloads.exec_shell judges X)."""
+
+    def unwrap(w: Work) -> int:
+        start = base(w)
+        for k, a in enumerate(w.argv[1:start] if start > 0 else (), 1):
+            if a == "--script-shell" and k + 1 < start:
+                w.assigns["npm_config_script_shell"] = w.argv[k + 1]
+            elif a.startswith("--script-shell="):
+                w.assigns["npm_config_script_shell"] = a.partition("=")[2]
+        shell = next((v for k, v in w.assigns.items() if k.lower() == "npm_config_script_shell"),
+                     None)  # fmt: skip
+        if shell and start <= 0 and any(a in ("-c", "--call") for a in w.argv):
+            quoted = "'" + shell.replace("'", "'\\''") + "'"  # `npm exec -c CMD` runs it too
+            w.payloads.append(("sh", "npm script-shell", quoted + " -c :", []))
+        return start
+
+    return unwrap
+
+
 def skip(argv: list[str], i: int, arity: dict[str, int]) -> int:
     """Like :func:`skip_options`, with the number of values each option takes.
 
@@ -212,7 +260,7 @@ TABLE: dict[str, Callable[[Work], int]] = {
     "env": _env,
     "command": _command,
     "builtin": _simple(),
-    "exec": _simple("a"),
+    "exec": _exec,
     "nice": _simple("n", ("adjustment",)),
     "ionice": _ionice,
     "timeout": _timeout,
@@ -346,8 +394,8 @@ TABLE: dict[str, Callable[[Work], int]] = {
     "micromamba run": Wrapper(arity=_values("np", "name prefix cwd"), sub=1),
     "pixi run": Wrapper("string", arity=_values("e", "environment manifest-path"), sub=1),
     "bundle exec": Wrapper(sub=1),
-    "npm exec": Wrapper("dashdash", flags=("-c", "--call"), sub=1),
-    "npx": Wrapper("dashdash", flags=("-c", "--call")),
+    "npm exec": _script_shell(Wrapper("dashdash", flags=("-c", "--call"), sub=1)),
+    "npx": _script_shell(Wrapper("dashdash", flags=("-c", "--call"))),
     "yarn exec": Wrapper(sub=1),
     "pnpm exec": Wrapper(sub=1),
     "nix-shell": Wrapper("stdin", flags=("--run", "--command")),
