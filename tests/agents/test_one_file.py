@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 import dcg
-from dcg import bundle
+from dcg import agents, bundle
 
 PKG = Path(dcg.__file__).resolve().parent
 NAME = "zedagent"
@@ -259,3 +259,24 @@ def test_an_agent_module_edited_or_added_after_the_bundle_takes_effect(
     bundle.build(str(package))
     rebuilt = _probe(site)
     assert rebuilt["bundled"] and NAME in rebuilt["agents"] and rebuilt["adapters"] == []  # type: ignore[operator]
+
+
+@pytest.mark.parametrize("name", agents.AGENTS)
+def test_every_agent_module_declares_its_hot_path_facts(name: str) -> None:
+    module = agents.adapter(name)
+    assert name == module.NAME and isinstance(module.ORDER, int)
+    for rank, conds in module.MARKS:
+        assert rank in (0, 1, 2, 3) and conds
+        for key, want in conds:
+            assert isinstance(key, str) and (want is None or isinstance(want, str | frozenset))
+    assert module.HOOK_FILES and all(isinstance(p, str) for p in module.HOOK_FILES)
+    assert all(d.startswith(".") for d in module.OWN_DIRS)
+    # The safety net's notice goes to `systemMessage` only where the agent documents it.
+    if getattr(module, "SYSTEM_MESSAGE", False):
+        assert "systemMessage" in module.OUTPUT_FIELDS[""]
+
+
+def test_orders_are_distinct_and_the_registry_follows_them() -> None:
+    orders = [agents.adapter(n).ORDER for n in agents.AGENTS]
+    assert orders == sorted(set(orders))
+    assert agents.derive()[0] == agents.REGISTRY

@@ -42,6 +42,9 @@ HOOK_FILES: tuple[str, ...] = (
     "/etc/augment/settings.json",
 )
 OWN_DIRS: tuple[str, ...] = (".augment",)
+# Its top-level `systemMessage` is shown to the person only and may stand alone: the
+# safety net's notices go there (dcg.safety.notice).
+SYSTEM_MESSAGE = True
 
 # docs.augmentcode.com/cli/hooks, Hook Output Reference (PreToolUse output), read 2026-12.
 OUTPUT_FIELDS: dict[str, frozenset[str]] = {

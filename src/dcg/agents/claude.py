@@ -41,6 +41,9 @@ HOOK_FILES: tuple[str, ...] = (
     "/etc/claude-code/managed-settings.d/",
 )
 OWN_DIRS: tuple[str, ...] = (".claude",)
+# Its top-level `systemMessage` is shown to the person only and may stand alone: the
+# safety net's notices go there (dcg.safety.notice).
+SYSTEM_MESSAGE = True
 
 # The keys Claude Code documents for a PreToolUse answer, per JSON object path ("" is the
 # top level); code.claude.com/docs/en/hooks (read 2026-08). Factory Droid, Auggie and the

@@ -21,6 +21,9 @@ _I = "tool_input"
 MARKS: tuple[Mark, ...] = (mark(2, (_I, None), ("turn_id", None)),)
 HOOK_FILES: tuple[str, ...] = (".codex/hooks.json", ".codex/config.toml", "/etc/codex/config.toml")
 OWN_DIRS: tuple[str, ...] = (".codex",)
+# Its top-level `systemMessage` is shown to the person only and may stand alone: the
+# safety net's notices go there (dcg.safety.notice).
+SYSTEM_MESSAGE = True
 
 # Codex's output schema rejects unknown fields, and a rejected output lets the command
 # run: never the draft's details, only the documented keys.

@@ -33,6 +33,9 @@ HOOK_FILES: tuple[str, ...] = (
     ".factory/settings.local.json",
 )
 OWN_DIRS: tuple[str, ...] = (".factory",)
+# Its top-level `systemMessage` is shown to the person only and may stand alone: the
+# safety net's notices go there (dcg.safety.notice).
+SYSTEM_MESSAGE = True
 
 # docs.factory.ai/reference/hooks-reference, PreToolUse JSON output (read 2026-12).
 OUTPUT_FIELDS: dict[str, frozenset[str]] = {

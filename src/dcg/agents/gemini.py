@@ -20,6 +20,9 @@ _E, _T = "hook_event_name", "tool_name"
 MARKS: tuple[Mark, ...] = (mark(0, (_E, "BeforeTool")), mark(1, (_T, "run_shell_command")))
 HOOK_FILES: tuple[str, ...] = (".gemini/settings.json", "/etc/gemini-cli/settings.json")
 OWN_DIRS: tuple[str, ...] = (".gemini",)
+# Its top-level `systemMessage` is shown to the person only and may stand alone: the
+# safety net's notices go there (dcg.safety.notice).
+SYSTEM_MESSAGE = True
 
 # `continue` is deliberately never sent: `continue: false` stops the whole agent loop.
 OUTPUT_FIELDS: dict[str, frozenset[str]] = {"": frozenset({"decision", "reason", "systemMessage"})}
