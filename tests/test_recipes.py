@@ -200,7 +200,7 @@ def test_a_wrapper_in_the_table_is_unwrapped(name: str, line: str) -> None:
     assert _denied(line) == "core.git:reset-hard"
 
 
-# ----- an agent: its module plus AGENTS and detect() in agents/__init__.py -----
+# ----- an agent: its module alone (AGENTS and detect() derive from it) -----
 
 
 @pytest.mark.parametrize("name", agents.AGENTS)

@@ -3,7 +3,7 @@
 Crush reads a project's ``crush.json`` beside ``.crush.json``; Claude Code merges the
 drop-in directory ``/etc/claude-code/managed-settings.d/`` over its managed settings;
 Gemini CLI reads ``/etc/gemini-cli/settings.json`` and Codex ``/etc/codex/config.toml``
-over the user's. Each is in the agent's line of ``dcg.agents.REGISTRY``: writing one with
+over the user's. Each is in the ``HOOK_FILES`` of the agent's module: writing one with
 the shell or an agent's file tool is core.dcg:edit-hooks, reading one is not.
 """
 

@@ -140,6 +140,7 @@ def build(package: str) -> str:
             data = f.read()
         tree = ast.parse(data, source)
         imported |= imported_names(tree)
+        set_derived(tree, package, dotted)
         names, leading = top_level_imports(tree, dotted, is_package)
         # Its own packages are always imported before it: only other modules count.
         wanted = [d in found and not (dotted == d or dotted.startswith(d + ".")) for d in names]
@@ -163,6 +164,49 @@ def build(package: str) -> str:
     _write_atomically(path, [FORMAT + MAGIC + len(head).to_bytes(4, "little") + head, *blobs])
     build_entry(package)
     return path
+
+
+# A module that says ``DERIVED: … = None`` at its top level gets, in its bundled code, what
+# its ``derive()`` returns (dcg.agents: the registry read from every agent module).
+DERIVED = "DERIVED"
+_DERIVE = (
+    "import marshal, sys; sys.path.insert(0, sys.argv[1]); "
+    "module = __import__(sys.argv[2], fromlist=['derive']); "
+    "sys.stdout.buffer.write(marshal.dumps(module.derive()))"
+)
+
+
+def set_derived(tree: ast.Module, package: str, dotted: str) -> bool:
+    """Put what module ``dotted`` of ``package`` derives into its ``DERIVED`` assignment in
+    ``tree``; False when it has none. Derived in a fresh interpreter that imports that
+    package (not the one running this, which may be another copy), as the hook would."""
+    for node in tree.body:
+        if (
+            isinstance(node, ast.AnnAssign)
+            and isinstance(node.target, ast.Name)
+            and node.target.id == DERIVED
+        ):
+            break
+    else:
+        return False
+    import subprocess
+
+    root = os.path.dirname(os.path.abspath(package))
+    run = subprocess.run(
+        [sys.executable, "-I", "-S", "-c", _DERIVE, root, dotted],
+        capture_output=True,
+        timeout=120,
+        check=False,
+    )
+    try:
+        value = marshal.loads(run.stdout) if run.returncode == 0 else None
+    except (EOFError, ValueError, TypeError):
+        value = None
+    if value is None:
+        why = run.stderr.decode(errors="replace").strip().splitlines()[-1:] or ["no output"]
+        raise SyntaxError(f"{dotted}.derive() failed in {package}: {why[0]}")
+    node.value = ast.copy_location(ast.Constant(value), node)
+    return True
 
 
 def _write_atomically(path: str, parts: list[bytes]) -> None:

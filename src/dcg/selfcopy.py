@@ -78,13 +78,34 @@ def reach(
     return None
 
 
-# Names in the paths dcg protects (its state, the agents' settings, system policy): a
-# copied path with none of them, and no dot-directory, is not judged one by one.
-_NAMES = ("dcg", "hooks", "settings", "config", "claude", "codex", "gemini", "copilot")
+# Names in the paths dcg protects (its state, system policy): a copied path with none of
+# them, no dot-directory and no component that starts as an agent's hook files do, is not
+# judged one by one.
+_NAMES = ("dcg", "hooks", "settings", "config")
+
+
+def _agent_starts() -> tuple[str, ...]:
+    """Lower-case starts of a component every agent hook file has (dcg.agents: the name
+    after any generic parent, ``Documents/Cline/Hooks`` -> ``cline``; a system file's own
+    name), so that ``~/opencode.json`` or ``~/Documents/Cline/Hooks/`` is judged."""
+    if not _starts:
+        from dcg.agents import keyword_dirs, protected_files
+
+        bare, carried = keyword_dirs()
+        system = [p.rstrip("/").rpartition("/")[2].lower() for p in protected_files()[1]]
+        _starts.append(tuple(dict.fromkeys((*bare, *carried, *system))))
+    return _starts[0]
+
+
+_starts: list[tuple[str, ...]] = []
 
 
 def _suspect(rel: str) -> bool:
-    return any(p.startswith(".") or any(n in p for n in _NAMES) for p in rel.split("/"))
+    starts = _agent_starts()
+    return any(
+        p.startswith(".") or any(n in p for n in _NAMES) or p.lower().startswith(starts)
+        for p in rel.split("/")
+    )
 
 
 def _tree(root: str) -> list[str | None]:

@@ -32,7 +32,7 @@ if TYPE_CHECKING:
     from dcg.shell.command import Command
 
 # Hook settings of every agent (the files each agent reads hooks from, dcg's own among
-# them), from the agent registry (dcg.agents.REGISTRY; tests/test_selfprotect.py fails when
+# them), from each agent module's HOOK_FILES (dcg.agents; tests/test_selfprotect.py fails when
 # a place dcg installs into is missing). Relative: they count under HOME and under any
 # project directory. A trailing slash protects the whole directory.
 AGENT_FILES, _SYSTEM_AGENT_FILES = protected_files()

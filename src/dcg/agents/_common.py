@@ -6,6 +6,11 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dcg.hookio import HookRequest, Outcome, Reply
 
+    # (key, None): the key is present; (key, "v"): its value is "v"; (key, frozenset): its
+    # value is one of them.
+    Cond = tuple[str, str | frozenset[str] | None]
+    Mark = tuple[int, tuple[Cond, ...]]
+
 # Claude Code caps hook text fields at 10,000 characters; the other agents document no
 # limit, so the same cap keeps every adapter's output bounded.
 MAX_TEXT = 10_000
@@ -17,6 +22,13 @@ _ERROR_REASON = (
     "interpreter or script; ask the user to run `dcg doctor` or to run the command "
     "themselves."
 )
+
+
+def mark(rank: int, *conds: Cond) -> Mark:
+    """How a payload shows itself (an agent's ``MARKS``): every condition must hold. Lower
+    ranks are tried first across all agents (dcg.agents.detect): 0 for what only that agent
+    sends, 1-2 for shapes several agents share, 3 for the generic Claude Code shape."""
+    return (rank, conds)
 
 
 def cap(text: str) -> str:

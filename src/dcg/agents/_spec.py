@@ -1,8 +1,9 @@
 """What one agent is, as data: the spec each ``agents/<name>.py`` returns from ``spec()``.
 
 Install, uninstall, doctor and the documented-fields check read everything about an
-agent from here; the hook reads only the cheap facts on the agent's line in
-:data:`dcg.agents.REGISTRY` and the adapter's ``read``/``render``. Off the hot path: this
+agent from here; the hook reads only the cheap facts its module declares as constants
+(``MARKS``, ``HOOK_FILES``…: :data:`dcg.agents.REGISTRY`) and the adapter's
+``read``/``render``. Off the hot path: this
 module (and ``dataclasses``) is imported only by the commands and the tests.
 """
 

@@ -15,15 +15,27 @@ only the person: no approval code is written, and a warning is silent.
 from __future__ import annotations
 
 from dcg import oslite as os
-from dcg.agents._common import cap, command_text, error_exit2, file_request, text
+from dcg.agents._common import cap, command_text, error_exit2, file_request, mark, text
 from dcg.hookio import SOFT_BLOCK, WARNING, HookRequest, Reply
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from dcg.agents._common import Mark
     from dcg.agents._spec import Agent
     from dcg.hookio import Outcome
 
 NAME = "amp"
+
+# Its hot-path facts: see dcg.agents (the claude module says what each is).
+ORDER = 200
+MARKS: tuple[Mark, ...] = (mark(2, ("cmd", None)),)
+HOOK_FILES: tuple[str, ...] = (
+    ".config/amp/settings.json",
+    ".config/amp/dcg-hook.sh",
+    ".amp/settings.json",
+    ".amp/dcg-hook.sh",
+)
+OWN_DIRS: tuple[str, ...] = ()
 
 # Amp reads no JSON from a delegate: its exit code and stderr.
 OUTPUT_FIELDS: dict[str, frozenset[str]] = {}

@@ -14,14 +14,37 @@ whatever ``soft_block_action`` says, and a warning reaches only the person.
 from __future__ import annotations
 
 from dcg.agents import claude
-from dcg.agents._common import command_text, file_request, text
+from dcg.agents._common import command_text, file_request, mark, text
 from dcg.hookio import HookRequest
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from dcg.agents._common import Mark
     from dcg.agents._spec import Agent
 
 NAME = "auggie"
+
+# Its hot-path facts: see dcg.agents (the claude module says what each is).
+ORDER = 100
+_E, _T, _I = "hook_event_name", "tool_name", "tool_input"
+MARKS: tuple[Mark, ...] = (
+    mark(
+        0,
+        (_I, None),
+        (_T, frozenset({"launch-process", "save-file", "str-replace-editor", "remove-files"})),
+    ),
+    mark(0, (_I, None), ("workspace_roots", None), (_E, "PreToolUse")),
+)
+HOOK_FILES: tuple[str, ...] = (
+    ".augment/settings.json",
+    ".augment/settings.local.json",
+    ".augment/hooks/dcg-hook.sh",
+    "/etc/augment/settings.json",
+)
+OWN_DIRS: tuple[str, ...] = (".augment",)
+# Its top-level `systemMessage` is shown to the person only and may stand alone: the
+# safety net's notices go there (dcg.safety.notice).
+SYSTEM_MESSAGE = True
 
 # docs.augmentcode.com/cli/hooks, Hook Output Reference (PreToolUse output), read 2026-12.
 OUTPUT_FIELDS: dict[str, frozenset[str]] = {

@@ -9,6 +9,7 @@ from dcg.agents._common import (
     cap,
     detail_fields,
     error_reason,
+    mark,
     text,
     tool_call,
     user_text,
@@ -17,10 +18,32 @@ from dcg.hookio import SOFT_BLOCK, WARNING, HookRequest, Reply
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from dcg.agents._common import Mark
     from dcg.agents._spec import Agent
     from dcg.hookio import Outcome
 
 NAME = "claude"
+
+# Its hot-path facts (dcg.agents derives the registry from them; dcg.bundle stores what it
+# derived in the bundle): where it comes in the CLI's list and among marks of one rank,
+# how its payload shows itself (dcg.agents._common.mark), the files it reads hooks from
+# (relative to HOME and to any project, or absolute; a trailing "/" is the whole
+# directory: self-protection and the keyword prefilter) and the directories its own
+# payloads carry (matched only as a command spells a path).
+ORDER = 10
+_I = "tool_input"
+MARKS: tuple[Mark, ...] = (mark(3, (_I, None)),)
+HOOK_FILES: tuple[str, ...] = (
+    ".claude/settings.json",
+    ".claude/settings.local.json",
+    "/etc/claude-code/managed-settings.json",
+    # Drop-in managed settings, merged over the file above.
+    "/etc/claude-code/managed-settings.d/",
+)
+OWN_DIRS: tuple[str, ...] = (".claude",)
+# Its top-level `systemMessage` is shown to the person only and may stand alone: the
+# safety net's notices go there (dcg.safety.notice).
+SYSTEM_MESSAGE = True
 
 # The keys Claude Code documents for a PreToolUse answer, per JSON object path ("" is the
 # top level); code.claude.com/docs/en/hooks (read 2026-08). Factory Droid, Auggie and the

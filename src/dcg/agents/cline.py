@@ -13,15 +13,26 @@ code is written.
 
 from __future__ import annotations
 
-from dcg.agents._common import cap, command_text, error_reason, file_request, json_reply, text
+from dcg.agents._common import cap, command_text, error_reason, file_request, json_reply, mark, text
 from dcg.hookio import WARNING, HookRequest, Reply
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from dcg.agents._common import Mark
     from dcg.agents._spec import Agent
     from dcg.hookio import Outcome
 
 NAME = "cline"
+
+# Its hot-path facts: see dcg.agents (the claude module says what each is).
+ORDER = 130
+MARKS: tuple[Mark, ...] = (mark(0, ("preToolUse", None)), mark(0, ("clineVersion", None)))
+HOOK_FILES: tuple[str, ...] = (
+    # "~/": only under HOME (as a project path, `Documents` would match any `*`).
+    "~/Documents/Cline/Hooks/",
+    ".clinerules/hooks/",
+)
+OWN_DIRS: tuple[str, ...] = ()
 
 OUTPUT_FIELDS: dict[str, frozenset[str]] = {
     "": frozenset({"cancel", "contextModification", "errorMessage"})

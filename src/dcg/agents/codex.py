@@ -4,15 +4,26 @@ from __future__ import annotations
 
 from dcg import jsonfast
 from dcg.agents import claude
-from dcg.agents._common import cap, error_reason, file_request, text, user_text
+from dcg.agents._common import cap, error_reason, file_request, mark, text, user_text
 from dcg.hookio import WARNING, Reply
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from dcg.agents._common import Mark
     from dcg.agents._spec import Agent
     from dcg.hookio import HookRequest, Outcome
 
 NAME = "codex"
+
+# Its hot-path facts: see dcg.agents (the claude module says what each is).
+ORDER = 20
+_I = "tool_input"
+MARKS: tuple[Mark, ...] = (mark(2, (_I, None), ("turn_id", None)),)
+HOOK_FILES: tuple[str, ...] = (".codex/hooks.json", ".codex/config.toml", "/etc/codex/config.toml")
+OWN_DIRS: tuple[str, ...] = (".codex",)
+# Its top-level `systemMessage` is shown to the person only and may stand alone: the
+# safety net's notices go there (dcg.safety.notice).
+SYSTEM_MESSAGE = True
 
 # Codex's output schema rejects unknown fields, and a rejected output lets the command
 # run: never the draft's details, only the documented keys.

@@ -10,15 +10,29 @@ Copilot has no user-only channel: no approval code is ever written.
 from __future__ import annotations
 
 from dcg import jsonfast
-from dcg.agents._common import cap, command_text, error_reason, file_request, text
+from dcg.agents._common import cap, command_text, error_reason, file_request, mark, text
 from dcg.hookio import SOFT_BLOCK, WARNING, HookRequest, Reply
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from dcg.agents._common import Mark
     from dcg.agents._spec import Agent
     from dcg.hookio import Outcome
 
 NAME = "copilot"
+
+# Its hot-path facts: see dcg.agents (the claude module says what each is).
+ORDER = 40
+_T, _I = "tool_name", "tool_input"
+MARKS: tuple[Mark, ...] = (
+    mark(0, ("toolArgs", None)),
+    mark(0, ("tool_args", None)),
+    # VS Code agent mode (it runs Copilot's and Claude Code's hook files).
+    mark(0, ("hookEventName", None), (_I, None)),
+    mark(1, (_I, None), (_T, frozenset({"bash", "shell", "powershell"}))),
+)
+HOOK_FILES: tuple[str, ...] = (".copilot/hooks/", ".github/hooks/")
+OWN_DIRS: tuple[str, ...] = ()
 VSCODE = "vscode"
 
 # docs.github.com Copilot CLI hooks reference, preToolUse output (read 2026-12).

@@ -11,15 +11,29 @@ reads: no approval code is written. Only the top-level agent's tool calls are ho
 
 from __future__ import annotations
 
-from dcg.agents._common import decision_reply, error_decision, tool_call
+from dcg.agents._common import decision_reply, error_decision, mark, tool_call
 from dcg.hookio import HookRequest, Reply
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from dcg.agents._common import Mark
     from dcg.agents._spec import Agent
     from dcg.hookio import Outcome
 
 NAME = "crush"
+
+# Its hot-path facts: see dcg.agents (the claude module says what each is).
+ORDER = 120
+_I = "tool_input"
+MARKS: tuple[Mark, ...] = (mark(0, ("event", None), ("cwd", None), (_I, None)),)
+HOOK_FILES: tuple[str, ...] = (
+    # Crush reads a project's `crush.json` beside `.crush.json` (dcg writes the latter): a
+    # bare name, judged only as spelled (no `*` reaches it).
+    ".config/crush/crush.json",
+    ".crush.json",
+    "crush.json",
+)
+OWN_DIRS: tuple[str, ...] = ()
 
 OUTPUT_FIELDS: dict[str, frozenset[str]] = {
     "": frozenset({"version", "decision", "halt", "reason", "context", "updated_input"})

@@ -3,15 +3,26 @@
 from __future__ import annotations
 
 from dcg import jsonfast
-from dcg.agents._common import cap, command_text, error_reason, text, user_text
+from dcg.agents._common import cap, command_text, error_reason, mark, text, user_text
 from dcg.hookio import SOFT_BLOCK, WARNING, HookRequest, Reply
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from dcg.agents._common import Mark
     from dcg.agents._spec import Agent
     from dcg.hookio import Outcome
 
 NAME = "cursor"
+
+# Its hot-path facts: see dcg.agents (the claude module says what each is).
+ORDER = 50
+_E = "hook_event_name"
+MARKS: tuple[Mark, ...] = (
+    mark(0, (_E, "beforeShellExecution")),
+    mark(0, ("conversation_id", None), ("command", None)),
+)
+HOOK_FILES: tuple[str, ...] = (".cursor/hooks.json",)
+OWN_DIRS: tuple[str, ...] = ()
 
 # Third-party descriptions of Cursor's beforeShellExecution output (unverified).
 OUTPUT_FIELDS: dict[str, frozenset[str]] = {

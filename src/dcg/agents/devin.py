@@ -16,6 +16,7 @@ from __future__ import annotations
 from dcg.agents._common import (
     decision_reply,
     error_decision,
+    mark,
     text,
     tool_call,
 )
@@ -23,10 +24,27 @@ from dcg.hookio import HookRequest, Reply
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from dcg.agents._common import Mark
     from dcg.agents._spec import Agent
     from dcg.hookio import Outcome
 
 NAME = "devin"
+
+# Its hot-path facts: see dcg.agents (the claude module says what each is).
+ORDER = 150
+_T, _I = "tool_name", "tool_input"
+MARKS: tuple[Mark, ...] = (
+    mark(0, (_I, None), (_T, "exec")),
+    # Its file tools' lower-case names reach Claude Code's entry too (Devin runs it).
+    mark(2, (_I, None), (_T, frozenset({"edit", "write"}))),
+)
+HOOK_FILES: tuple[str, ...] = (
+    ".config/devin/config.json",
+    ".devin/config.json",
+    ".devin/config.local.json",
+    ".devin/hooks.v1.json",
+)
+OWN_DIRS: tuple[str, ...] = ()
 
 OUTPUT_FIELDS: dict[str, frozenset[str]] = {"": frozenset({"decision", "reason"})}
 

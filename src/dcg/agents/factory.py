@@ -11,14 +11,31 @@ only the person.
 from __future__ import annotations
 
 from dcg.agents import claude
-from dcg.agents._common import text, tool_call
+from dcg.agents._common import mark, text, tool_call
 from dcg.hookio import HookRequest
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from dcg.agents._common import Mark
     from dcg.agents._spec import Agent
 
 NAME = "factory"
+
+# Its hot-path facts: see dcg.agents (the claude module says what each is).
+ORDER = 80
+_T, _I = "tool_name", "tool_input"
+MARKS: tuple[Mark, ...] = (
+    mark(0, (_I, None), (_T, frozenset({"Execute", "Create", "ApplyPatch"}))),
+)
+HOOK_FILES: tuple[str, ...] = (
+    ".factory/hooks.json",
+    ".factory/settings.json",
+    ".factory/settings.local.json",
+)
+OWN_DIRS: tuple[str, ...] = (".factory",)
+# Its top-level `systemMessage` is shown to the person only and may stand alone: the
+# safety net's notices go there (dcg.safety.notice).
+SYSTEM_MESSAGE = True
 
 # docs.factory.ai/reference/hooks-reference, PreToolUse JSON output (read 2026-12).
 OUTPUT_FIELDS: dict[str, frozenset[str]] = {

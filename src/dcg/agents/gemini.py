@@ -3,15 +3,26 @@
 from __future__ import annotations
 
 from dcg import jsonfast
-from dcg.agents._common import cap, error_decision, in_directory, tool_call, user_text
+from dcg.agents._common import cap, error_decision, in_directory, mark, tool_call, user_text
 from dcg.hookio import SOFT_BLOCK, WARNING, HookRequest, Reply
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from dcg.agents._common import Mark
     from dcg.agents._spec import Agent
     from dcg.hookio import Outcome
 
 NAME = "gemini"
+
+# Its hot-path facts: see dcg.agents (the claude module says what each is).
+ORDER = 30
+_E, _T = "hook_event_name", "tool_name"
+MARKS: tuple[Mark, ...] = (mark(0, (_E, "BeforeTool")), mark(1, (_T, "run_shell_command")))
+HOOK_FILES: tuple[str, ...] = (".gemini/settings.json", "/etc/gemini-cli/settings.json")
+OWN_DIRS: tuple[str, ...] = (".gemini",)
+# Its top-level `systemMessage` is shown to the person only and may stand alone: the
+# safety net's notices go there (dcg.safety.notice).
+SYSTEM_MESSAGE = True
 
 # `continue` is deliberately never sent: `continue: false` stops the whole agent loop.
 OUTPUT_FIELDS: dict[str, frozenset[str]] = {"": frozenset({"decision", "reason", "systemMessage"})}

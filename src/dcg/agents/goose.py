@@ -20,16 +20,24 @@ from dcg.agents._common import (
     error_decision,
     file_request,
     human_stderr,
+    mark,
     text,
 )
 from dcg.hookio import WARNING, HookRequest, Reply
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from dcg.agents._common import Mark
     from dcg.agents._spec import Agent
     from dcg.hookio import Outcome
 
 NAME = "goose"
+
+# Its hot-path facts: see dcg.agents (the claude module says what each is).
+ORDER = 110
+MARKS: tuple[Mark, ...] = (mark(0, ("event", None), ("working_dir", None)),)
+HOOK_FILES: tuple[str, ...] = (".agents/plugins/dcg/",)
+OWN_DIRS: tuple[str, ...] = ()
 
 OUTPUT_FIELDS: dict[str, frozenset[str]] = {"": frozenset({"decision", "reason"})}
 

@@ -19,16 +19,27 @@ from dcg.agents._common import (
     decision_reply,
     error_decision,
     file_request,
+    mark,
     text,
 )
 from dcg.hookio import HookRequest, Reply
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from dcg.agents._common import Mark
     from dcg.agents._spec import Agent
     from dcg.hookio import Outcome
 
 NAME = "grok"
+
+# Its hot-path facts: see dcg.agents (the claude module says what each is).
+ORDER = 160
+MARKS: tuple[Mark, ...] = (
+    mark(0, ("toolName", None), ("toolInput", None)),
+    mark(0, ("hookEventName", "pre_tool_use")),
+)
+HOOK_FILES: tuple[str, ...] = (".grok/hooks/",)
+OWN_DIRS: tuple[str, ...] = (".grok",)
 
 OUTPUT_FIELDS: dict[str, frozenset[str]] = {"": frozenset({"decision", "reason"})}
 

@@ -13,15 +13,23 @@ approval code is written and a warning is silent.
 from __future__ import annotations
 
 from dcg import jsonfast
-from dcg.agents._common import cap, error_reason, text, tool_call
+from dcg.agents._common import cap, error_reason, mark, text, tool_call
 from dcg.hookio import WARNING, HookRequest, Reply
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from dcg.agents._common import Mark
     from dcg.agents._spec import Agent
     from dcg.hookio import Outcome
 
 NAME = "kimi"
+
+# Its hot-path facts: see dcg.agents (the claude module says what each is).
+ORDER = 170
+_E, _I = "hook_event_name", "tool_input"
+MARKS: tuple[Mark, ...] = (mark(0, (_E, None), ("tool_call_id", None), (_I, None)),)
+HOOK_FILES: tuple[str, ...] = (".kimi-code/config.toml",)
+OWN_DIRS: tuple[str, ...] = (".kimi-code",)
 
 OUTPUT_FIELDS: dict[str, frozenset[str]] = {
     "": frozenset({"hookSpecificOutput"}),

@@ -13,15 +13,26 @@ Kiro CLI 2.x without ``--v3`` reads hooks only from a custom agent's configurati
 
 from __future__ import annotations
 
-from dcg.agents._common import error_exit2, exit2_reply, tool_call
+from dcg.agents._common import error_exit2, exit2_reply, mark, tool_call
 from dcg.hookio import HookRequest, Reply
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from dcg.agents._common import Mark
     from dcg.agents._spec import Agent
     from dcg.hookio import Outcome
 
 NAME = "kiro"
+
+# Its hot-path facts: see dcg.agents (the claude module says what each is).
+ORDER = 140
+_E, _T, _I = "hook_event_name", "tool_name", "tool_input"
+MARKS: tuple[Mark, ...] = (
+    mark(0, (_E, "preToolUse")),
+    mark(0, (_I, None), (_T, frozenset({"execute_bash", "fs_write", "fs_read"}))),
+)
+HOOK_FILES: tuple[str, ...] = (".kiro/hooks/", ".kiro/agents/")
+OWN_DIRS: tuple[str, ...] = ()
 
 # Kiro reads no JSON from a PreToolUse hook: exit 2 and stderr.
 OUTPUT_FIELDS: dict[str, frozenset[str]] = {}

@@ -13,15 +13,22 @@ non-blocking one to the model: no approval code is written and a warning is sile
 
 from __future__ import annotations
 
-from dcg.agents._common import error_exit2, exit2_reply, text, tool_call
+from dcg.agents._common import error_exit2, exit2_reply, mark, text, tool_call
 from dcg.hookio import HookRequest, Reply
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from dcg.agents._common import Mark
     from dcg.agents._spec import Agent
     from dcg.hookio import Outcome
 
 NAME = "letta"
+
+# Its hot-path facts: see dcg.agents (the claude module says what each is).
+ORDER = 180
+MARKS: tuple[Mark, ...] = (mark(0, ("event_type", None), ("working_directory", None)),)
+HOOK_FILES: tuple[str, ...] = (".letta/settings.json", ".letta/settings.local.json")
+OWN_DIRS: tuple[str, ...] = ()
 
 # Letta reads no JSON from a PreToolUse hook: exit 2 and stderr.
 OUTPUT_FIELDS: dict[str, frozenset[str]] = {}

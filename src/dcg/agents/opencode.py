@@ -29,15 +29,47 @@ to the tool's output.
 from __future__ import annotations
 
 from dcg import jsonfast
-from dcg.agents._common import cap, command_text, error_decision, text, user_text
+from dcg.agents._common import cap, command_text, error_decision, mark, text, user_text
 from dcg.hookio import WARNING, HookRequest, Reply
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from dcg.agents._common import Mark
     from dcg.agents._spec import Agent
     from dcg.hookio import Outcome
 
 NAME = "opencode"
+
+# Its hot-path facts: see dcg.agents (the claude module says what each is).
+ORDER = 70
+MARKS: tuple[Mark, ...] = (
+    # dcg's own plugin: a shell command, or a file tool's arguments.
+    mark(0, ("sessionID", None), ("command", None)),
+    mark(0, ("sessionID", None), ("args", None)),
+)
+HOOK_FILES: tuple[str, ...] = (
+    # Its plugin and custom-tool directories (modules it imports: their code runs), and its
+    # config files: their `plugin` list loads code at start (as do `mcp`, `formatter`, `lsp`
+    # commands). A project's `opencode.json` is found in any directory up from the cwd: a
+    # bare name is judged only as spelled.
+    ".config/opencode/plugin/",
+    ".config/opencode/plugins/",
+    ".opencode/plugin/",
+    ".opencode/plugins/",
+    ".config/opencode/tool/",
+    ".config/opencode/tools/",
+    ".opencode/tool/",
+    ".opencode/tools/",
+    ".config/opencode/opencode.json",
+    ".config/opencode/opencode.jsonc",
+    ".config/opencode/config.json",
+    ".config/opencode/config",
+    ".opencode/opencode.json",
+    ".opencode/opencode.jsonc",
+    "opencode.json",
+    "opencode.jsonc",
+)
+OWN_DIRS: tuple[str, ...] = ()
 
 # dcg's own plugin protocol (this module's docstring).
 OUTPUT_FIELDS: dict[str, frozenset[str]] = {"": frozenset({"decision", "reason", "message"})}

@@ -17,6 +17,7 @@ from dcg.agents._common import (
     decision_reply,
     error_decision,
     json_reply,
+    mark,
     text,
     tool_call,
 )
@@ -24,10 +25,17 @@ from dcg.hookio import WARNING, HookRequest, Reply
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from dcg.agents._common import Mark
     from dcg.agents._spec import Agent
     from dcg.hookio import Outcome
 
 NAME = "openhands"
+
+# Its hot-path facts: see dcg.agents (the claude module says what each is).
+ORDER = 190
+MARKS: tuple[Mark, ...] = (mark(0, ("event_type", None), ("working_dir", None)),)
+HOOK_FILES: tuple[str, ...] = (".openhands/hooks.json",)
+OWN_DIRS: tuple[str, ...] = ()
 
 OUTPUT_FIELDS: dict[str, frozenset[str]] = {
     "": frozenset({"decision", "reason", "additionalContext", "continue"})

@@ -12,15 +12,29 @@ written anywhere: the person finds the pending item with ``dcg confirm``.
 from __future__ import annotations
 
 from dcg import jsonfast
-from dcg.agents._common import cap, error_reason, in_directory, text, tool_call
+from dcg.agents._common import cap, error_reason, in_directory, mark, text, tool_call
 from dcg.hookio import SOFT_BLOCK, WARNING, HookRequest, Reply
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from dcg.agents._common import Mark
     from dcg.agents._spec import Agent
     from dcg.hookio import Outcome
 
 NAME = "qwen"
+
+# Its hot-path facts: see dcg.agents (the claude module says what each is).
+ORDER = 90
+_E, _T = "hook_event_name", "tool_name"
+MARKS: tuple[Mark, ...] = (
+    mark(
+        0,
+        (_E, "PreToolUse"),
+        (_T, frozenset({"run_shell_command", "write_file", "replace", "monitor"})),
+    ),
+)
+HOOK_FILES: tuple[str, ...] = (".qwen/settings.json",)
+OWN_DIRS: tuple[str, ...] = (".qwen",)
 
 # QwenLM/qwen-code docs/users/features/hooks.md, PreToolUse output options (read 2026-12).
 OUTPUT_FIELDS: dict[str, frozenset[str]] = {

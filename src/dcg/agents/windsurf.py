@@ -8,16 +8,31 @@ from dcg.agents._common import (
     error_exit2,
     file_request,
     human_stderr,
+    mark,
     text,
 )
 from dcg.hookio import WARNING, HookRequest, Reply
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from dcg.agents._common import Mark
     from dcg.agents._spec import Agent
     from dcg.hookio import Outcome
 
 NAME = "windsurf"
+
+# Its hot-path facts: see dcg.agents (the claude module says what each is).
+ORDER = 60
+MARKS: tuple[Mark, ...] = (
+    mark(0, ("tool_info", None)),
+    mark(0, ("agent_action_name", "pre_run_command")),
+)
+HOOK_FILES: tuple[str, ...] = (
+    ".codeium/windsurf/hooks.json",
+    ".windsurf/hooks.json",
+    "/etc/windsurf/hooks.json",
+)
+OWN_DIRS: tuple[str, ...] = ()
 
 # Windsurf reads no JSON from a hook: stdout stays empty.
 # Windsurf reads no JSON from a hook: stdout stays empty (docs.windsurf.com Cascade hooks).

@@ -14,11 +14,13 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from dcg.hookio import HookRequest
 
-# Agents whose top-level ``systemMessage`` is shown to the person only and may stand alone.
-_SYSTEM_MESSAGE = frozenset(("claude", "codex", "gemini", "factory", "auggie"))
-
 
 def reply(request: HookRequest, text: str) -> Reply:
-    if request.agent in _SYSTEM_MESSAGE:
+    # Agents whose top-level ``systemMessage`` is shown to the person only and may stand
+    # alone say so in their module (``SYSTEM_MESSAGE``); its adapter read the request.
+    from dcg import agents
+
+    module = agents.adapter(request.agent) if request.agent in agents.AGENTS else None
+    if getattr(module, "SYSTEM_MESSAGE", False):
         return Reply(jsonfast.dumps({"systemMessage": text}) + "\n", "", 0)
     return Reply()
