@@ -54,7 +54,8 @@ STOP = [
     ("echo 'rm -rf src' >> ~/.bash_profile; exec -l bash -c :", RM, "bash"),
     # npm's script shell
     (
-        "echo 'rm -rf src' > x.sh; chmod +x x.sh; npm config set script-shell ./x.sh; npm run build",
+        "echo 'rm -rf src' > x.sh; chmod +x x.sh; "
+        "npm config set script-shell ./x.sh; npm run build",
         RM,
         "npm",
     ),

@@ -10,6 +10,7 @@ saved in one step and reversed through a pattern in the next is still seen.
 from __future__ import annotations
 
 from dcg import oslite as os
+from dcg.findexpr import NAME_TESTS, PATH_TESTS
 from dcg.shell import expand
 from dcg.shell.state import BASE, CWD
 
@@ -21,8 +22,6 @@ MAX_FILES = 64
 MAX_ENTRIES = 4000
 _SKIP = frozenset((".git", "node_modules", ".venv", "__pycache__"))
 # find's tests naming a file (its base name, or its whole path).
-_NAME_TESTS = ("-name", "-iname")
-_PATH_TESTS = ("-path", "-ipath", "-wholename", "-iwholename")
 
 
 def here(env: Vars) -> str | None:
@@ -59,8 +58,8 @@ def matches(find: list[str], env: Vars, cwd: str) -> list[str]:
     while k < len(find) and find[k][:1] not in ("-", "(", "!"):
         starts.append(find[k])
         k += 1
-    names = [find[j + 1] for j in range(k, len(find) - 1) if find[j] in _NAME_TESTS]
-    paths = [find[j + 1] for j in range(k, len(find) - 1) if find[j] in _PATH_TESTS]
+    names = [find[j + 1] for j in range(k, len(find) - 1) if find[j] in NAME_TESTS]
+    paths = [find[j + 1] for j in range(k, len(find) - 1) if find[j] in PATH_TESTS]
 
     def wanted(path: str) -> bool:
         base = path.rpartition("/")[2]

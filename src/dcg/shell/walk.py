@@ -309,10 +309,10 @@ def _command(
         return
     if not work.dyns[0]:
         work.argv[0] = unwrap.normalize(work.argv[0])
-        if ctx.env.state.moved:  # mv/ln -s earlier on the line (dcg.shell.linefiles)
-            from dcg.shell import linefiles
+        if ctx.env.state.moved:  # mv/ln -s earlier on the line (dcg.shell.moves)
+            from dcg.shell import moves
 
-            linefiles.stands_for(work, ctx.env)
+            moves.stands_for(work, ctx.env)
         if work.argv[0].startswith("git-"):
             work.argv, work.dyns = gitargs.split_dashed(work.argv, work.dyns)
         if work.argv[0] == "git":

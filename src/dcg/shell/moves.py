@@ -1,0 +1,144 @@
+"""Paths a move made earlier on the line: what each now holds, for the deletions after it.
+
+``mv src node_modules; rm -rf node_modules`` deletes src, ``ln -s ~/proj /tmp/p; rm -rf
+/tmp/p/`` deletes ~/proj, whatever exemption the made path's name would have:
+:mod:`dcg.shell.linefiles` records each ``mv``, ``ln -s``, ``git mv``, ``mount --bind``
+and ``rsync --remove-source-files`` (:func:`record_move`) in the walker state's ``moved``
+table, and the walker adds to a later deletion the paths its targets stand for
+(:func:`stands_for`).
+"""
+
+from __future__ import annotations
+
+from dcg import oslite as os
+from dcg.shell.state import BASE as _START
+from dcg.shell.state import CWD
+
+TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
+
+if TYPE_CHECKING:
+    from dcg.shell.state import Vars
+    from dcg.shell.unwrap import Work
+
+# A path `mv` or `ln -s` made earlier on the line -> the path whose content it now holds:
+# `mv src node_modules; rm -rf node_modules` deletes src, `ln -s ~/proj /tmp/p; rm -rf
+# /tmp/p/` deletes ~/proj, whatever exemption the made path's name would have.
+_DELETERS = frozenset(("rm", "rimraf", "rmdir", "unlink", "shred", "find", "srm"))
+
+
+def _norm(path: str) -> str:
+    return os.path.normpath(path.rstrip("/") or "/")
+
+
+# Besides mv and ln -s: what leaves a path holding another's content.
+MOVERS = frozenset(("git", "mount", "rsync"))
+
+
+def is_move(name: str, argv: list[str]) -> bool:
+    """`git mv`, `mount --bind` (`-B`, `--rbind`, `-o bind`), `rsync --remove-source-files`."""
+    if name == "git":
+        return argv[1:2] == ["mv"]
+    if name == "mount":
+        return any(a in ("--bind", "--rbind", "-B", "-R") or "bind" in a.split(",")
+                   for a in argv[1:])  # fmt: skip
+    return any(a.startswith("--remove-source") for a in argv[1:])
+
+
+_VALUED = frozenset(("-o", "--suffix", "-e", "--rsh", "--exclude", "--include", "--filter",
+                     "--target-directory"))  # fmt: skip
+
+
+def move_args(argv: list[str], target_opt: bool = True) -> list[str]:
+    """The operands of a move, the destination last: ``-t DIR``, ``-vtDIR`` or
+    ``--target-directory`` (of mv, cp, ln, git mv) name it before the sources."""
+    args: list[str] = []
+    dest = None
+    k, ends = 0, False
+    while k < len(argv):
+        a = argv[k]
+        if ends or a[:1] != "-" or a == "-":
+            args.append(a)
+        elif a == "--":
+            ends = True
+        elif a.startswith("--target-directory="):
+            dest = a.partition("=")[2]
+        elif a == "--target-directory" or (target_opt and a[1:2] != "-" and "t" in a):
+            value = a.partition("t")[2] if a[1:2] != "-" else ""
+            dest = value or (argv[k + 1] if k + 1 < len(argv) else None)
+            k += not value
+        elif a in _VALUED:
+            k += 1
+        k += 1
+    return [*args, dest] if dest is not None else args
+
+
+def _place(path: str, env: Vars) -> str:
+    """Where ``path`` is, as far as the line tells: against the directory the line moved
+    to and the payload's, ``$TMPDIR``/``$HOME``/``~`` as the hook's environment has them
+    (``mv src "$TMPDIR/x"; cd "$TMPDIR" && rm -rf x`` names one place twice)."""
+    from dcg.oslite import environ
+
+    for name in ("TMPDIR", "HOME"):
+        for token in (f"${name}", f"${{{name}}}", *(("~",) if name == "HOME" else ())):
+            value = environ.get(name, "")
+            rest = path[len(token) :]
+            if path.startswith(token) and rest[:1] in ("", "/") and name not in env and value:
+                path = value.rstrip("/") + rest
+    here, start = env.get(CWD), env.get(_START)
+    if not path.startswith("/") and here is not None and here != "\x00?":
+        path = here.rstrip("/") + "/" + path
+    if not path.startswith("/") and start:
+        path = start.rstrip("/") + "/" + path
+    return _norm(path)
+
+
+def record_move(args: list[str], env: Vars) -> None:
+    if len(args) < 2:
+        return
+    dest = _place(args[-1], env)
+    env.state.moved[dest] = "\x1f".join(_place(a, env) for a in args[:-1])
+
+
+# A find whose starting points hold work the line moved under a build-output name: its
+# name tests for output (`-name build`, `-path ./dist`) now select that work.
+HOLDS_MOVED = "holds work moved on this line under an output name"
+
+
+def _output_name(rel: str) -> bool:
+    from dcg.regenerable import is_regenerable_name
+
+    return any(is_regenerable_name(p) for p in rel.split("/") if p)
+
+
+def stands_for(work: Work, env: Vars) -> None:
+    """Add to a deletion the paths whose content its targets hold since an earlier ``mv`` or
+    ``ln -s`` on the line, so that they are judged as the deletion's targets too."""
+    argv = work.argv
+    if argv[0] not in _DELETERS:
+        return
+    made = [(k, v) for k, v in env.state.moved.items() if v]
+    extra: list[str] = []
+    holds = False
+    first = 0
+    for k in range(1, len(argv)):
+        a = argv[k]
+        if a.startswith("-") or (argv[0] == "find" and a[:1] in ("(", "!")):
+            if argv[0] == "find" and first:
+                break
+            continue
+        first = first or k
+        n = _place(a, env)
+        for dest, sources in made:
+            for src in (sources or "").split("\x1f") if sources else ():
+                if n == dest or dest.startswith(n.rstrip("/") + "/") or n == "/":
+                    extra.append(src)
+                    holds = holds or _output_name(dest[len(n.rstrip("/")) :])
+                elif n.startswith(dest + "/"):
+                    extra.append(src.rstrip("/") + n[len(dest) :])
+    if holds and argv[0] == "find":  # `mv src build; find . -name build -exec rm -rf {} +`
+        work.via = (*work.via, HOLDS_MOVED)
+    if extra and first:
+        at = first + 1 if argv[0] == "find" else len(argv)
+        work.argv = [*argv[:at], *extra, *argv[at:]]
+        work.dyns = [*work.dyns[:at], *([False] * len(extra)), *work.dyns[at:]]
+        work.data = {(j + len(extra) if j >= at else j): why for j, why in work.data.items()}
