@@ -33,6 +33,8 @@ _VALUED = {
                         "--refmap", "-j", "--jobs", "--negotiation-tip", "--shallow-since",
                         "--shallow-exclude", "--recurse-submodules-default", "--filter")),
     "maintenance": frozenset(("--task", "--schedule")),
+    "worktree": frozenset(("-b", "-B", "--reason", "--orphan")),
+    "fast-import": frozenset(()),
     "tag": frozenset(("-m", "--message", "-F", "--file", "-u", "--local-user", "--contains",
                       "--no-contains", "--points-at", "--merged", "--no-merged", "--sort",
                       "--format", "--cleanup")),
@@ -110,6 +112,15 @@ def mark(w: Work, env: Vars, here: str | None, settings: list[tuple[str, str | N
     if sub in ("branch", "checkout", "switch", "fetch", "pull") and here is not None:
         for name in _overwritten(sub, argv, opts, ops, here):
             _add(w, f"--overwrites-branch={name}")
+    elif sub == "worktree" and ops[:1] == ["add"] and here is not None:
+        # `git worktree add -B NAME DIR [START]` resets an existing NAME as checkout -B does.
+        for k in range(2, len(argv) - 1):
+            if argv[k] == "-B" or (_short(argv[k], "B") and argv[k][-1] == "B"):
+                if branch_exists(here, argv[k + 1]):
+                    _add(w, f"--overwrites-branch={argv[k + 1]}")
+                break
+    elif sub == "fast-import":
+        _fast_import(w, env, here, opts)
 
 
 def _text(path: str, env: Vars, here: str) -> tuple[bool, str | None]:
@@ -185,6 +196,22 @@ def stdin_updates(text: str, here: str | None, no_deref: bool = False) -> tuple[
                 if word not in words:
                     words.append(word)
     return tuple(words)
+
+
+def _fast_import(w: Work, env: Vars, here: str | None, opts: list[str]) -> None:
+    """``git fast-import --force`` (or a stream that says ``feature force``) moves existing
+    branches off commits the new tips do not contain; a stream dcg cannot read may say so."""
+    if "--force" in opts:
+        _add(w, "--overwrites-branch=*")
+        return
+    fed = w.stdin if w.stdin is not None else w.fed
+    if fed is None and w.infile not in (None, "/dev/null") and here is not None and not w.piped:
+        known, text = _text(w.infile or "", env, here)
+        fed = text if known else None
+    elif fed is None and (w.infile == "/dev/null" or w.feeder_argv[:2] == ["git", "fast-export"]):
+        fed = ""  # git fast-export never asks for force
+    if fed is None or any(ln.strip() == "feature force" for ln in fed.split("\n")):
+        _add(w, "--overwrites-branch=*")
 
 
 def _maintenance(w: Work, settings: list[tuple[str, str | None]]) -> None:

@@ -85,12 +85,17 @@ RULES = (
         "branch-overwrite",
         keep="refs",
         severity="medium",
-        pattern=(r"^git (?:branch|checkout|switch|fetch|pull|update-ref)\b.* --overwrites-branch="),
-        keywords=("branch", "checkout", "switch", "fetch", "pull", "update-ref"),
+        pattern=(
+            r"^git (?:branch|checkout|switch|fetch|pull|update-ref|worktree|fast-import)\b"
+            r".* --overwrites-branch="
+        ),
+        keywords=("branch", "checkout", "switch", "fetch", "pull", "update-ref", "worktree",
+                  "fast-import"),  # fmt: skip
         reason="points an existing branch at another commit, forcibly",
         explanation=(
-            "git branch -f/-M/-C, git checkout -B, git switch -C, a forced fetch refspec "
-            "(+src:branch) or git update-ref onto an existing branch moves it without "
+            "git branch -f/-M/-C, git checkout -B, git switch -C, git worktree add -B, a "
+            "forced fetch refspec (+src:branch), git fast-import --force (or a stream saying "
+            "feature force) or git update-ref onto an existing branch moves it without "
             "checking that its commits are kept anywhere; they survive only in its reflog "
             "(git branch -M deletes even that). dcg marks the branch --overwrites-branch."
         ),
