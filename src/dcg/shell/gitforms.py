@@ -99,6 +99,10 @@ def mark(w: Work, env: Vars, here: str | None, settings: list[tuple[str, str | N
         _update_ref(w, env, here, opts, ops)
     elif sub == "maintenance" and ops[:1] == ["run"]:
         _maintenance(w, settings)
+    elif sub in ("show", "cat-file") and w.names == "out":
+        # `for f in $(git diff --name-only); do git show HEAD:"$f" > "$f"; done`: each
+        # listed file overwritten with its committed text, file by file.
+        _add(w, "--overwrites-listed-files")
     # git tag -f NAME over an existing tag: the old tag object is dropped.
     if (
         sub == "tag"

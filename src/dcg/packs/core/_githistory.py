@@ -89,8 +89,16 @@ RULES = (
             r"^git (?:branch|checkout|switch|fetch|pull|update-ref|worktree|fast-import)\b"
             r".* --overwrites-branch="
         ),
-        keywords=("branch", "checkout", "switch", "fetch", "pull", "update-ref", "worktree",
-                  "fast-import"),  # fmt: skip
+        keywords=(
+            "branch",
+            "checkout",
+            "switch",
+            "fetch",
+            "pull",
+            "update-ref",
+            "worktree",
+            "fast-import",
+        ),
         reason="points an existing branch at another commit, forcibly",
         explanation=(
             "git branch -f/-M/-C, git checkout -B, git switch -C, git worktree add -B, a "
@@ -106,6 +114,29 @@ RULES = (
             "git branch -m old new",
             "git fetch origin main:main",
             "git branch -M main",
+        ),
+    ),
+    Rule(
+        "listed-overwrite",
+        keep="worktree",
+        severity="high",
+        pattern=r"^git (?:show|cat-file)\b.* --overwrites-listed-files(?: |$)",
+        keywords=("show", "cat-file"),
+        reason="overwrites each listed file with its committed version (git show REV:f > f)",
+        explanation=(
+            "A loop over a list of files (git diff --name-only, git ls-files, a glob, names "
+            "read with read) that writes git's stored copy of each file over it puts every "
+            "one back as committed: the uncommitted changes in all of them are lost, as with "
+            "git checkout -- . (dcg marks such a command --overwrites-listed-files)."
+        ),
+        alternative="git stash, which keeps the changes, or write the copies elsewhere",
+        blocks=(
+            'for f in $(git diff --name-only); do git show HEAD:"$f" > "$f"; done',
+            'git diff --name-only | while read f; do git show HEAD:"$f" > "$f"; done',
+        ),
+        allows=(
+            "git show HEAD:src/app.py > src/app.py",
+            'for f in $(git ls-files); do git show HEAD:"$f" > "/tmp/old/$f.orig"; done',
         ),
     ),
     Rule(
