@@ -1,0 +1,120 @@
+"""Issue 32, round 4: git losing work without the flags the rules look for.
+
+File names read at run time are paths: ``git ls-files -m | xargs git checkout`` and ``for
+f in $(git diff --name-only); do git checkout "$f"; done`` check out every listed file over
+its uncommitted change (dcg.shell.gitpaths inserts the ``--`` git implies), and ``… | while
+read f; do git show HEAD:"$f" > "$f"; done`` writes git's copy over each listed file
+(core.git:listed-overwrite); a list of refs (``git branch``, ``git tag``) stays a branch
+switch. ``git worktree add -B`` and ``git fast-import --force`` (or a stream that says
+``feature force``, or one dcg cannot read) move an existing branch off its commits
+(core.git:branch-overwrite). Each must-stop case goes through ``dcg.hook.main`` with a
+Claude payload naming its rule, then runs in real bash in the ``gitbox`` sandbox, where the
+loss is seen; the must-pass cases pass and lose nothing.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+import gitbox
+
+DISCARD = "core.git:checkout-discard"
+LISTED = "core.git:listed-overwrite"
+MOVE = "core.git:branch-overwrite"
+STREAM = "printf 'feature force\\nreset refs/heads/feature\\nfrom refs/heads/main\\n\\n'"
+
+# (setup, command, rule id, loss in real bash)
+STOP = [
+    ("", "git ls-files -m | xargs -n1 git checkout", DISCARD, "work"),
+    ("", "git ls-files -m | xargs -n 1 git checkout", DISCARD, "work"),
+    ("", "git ls-files --modified | xargs git checkout", DISCARD, "work"),
+    ("", "git ls-files -m | xargs git checkout HEAD", DISCARD, "work"),
+    ("", "git ls-files -m | xargs -I{} git checkout {}", DISCARD, "work"),
+    ("", "git diff --name-only | xargs git checkout", DISCARD, "work"),
+    ("", "git status --porcelain | awk '/^ M/ {print $2}' | xargs git checkout", DISCARD, "work"),
+    ("", "git status -s | grep '^ M' | cut -c4- | xargs git checkout", DISCARD, "work"),
+    ("", "git ls-files -z | xargs -0 git checkout", DISCARD, "work"),
+    ("", 'for f in $(git diff --name-only); do git checkout "$f"; done', DISCARD, "work"),
+    ("", 'for f in $(git ls-files -m); do git checkout HEAD "$f"; done', DISCARD, "work"),
+    ("", 'git diff --name-only | while read -r f; do git checkout "$f"; done', DISCARD, "work"),
+    ("", 'for f in $(git diff --name-only); do git show HEAD:"$f" > "$f"; done', LISTED, "work"),
+    (
+        "",
+        'git diff --name-only | while read f; do git show HEAD:"$f" > "$f"; done',
+        LISTED,
+        "work",
+    ),
+    (
+        "",
+        'git ls-files -m | while IFS= read -r f; do git cat-file -p HEAD:"$f" > "$f"; done',
+        LISTED,
+        "work",
+    ),
+    ("", "while read f; do git show HEAD:$f > $f; done < <(git diff --name-only)", LISTED, "work"),
+    ("", 'for f in src/*; do git show HEAD:"$f" > "$f"; done', LISTED, "work"),
+    ("", "ls src | while read f; do git show HEAD:src/$f > src/$f; done", LISTED, "work"),
+    ("", "git worktree add -B feature ../w main", MOVE, "commit"),
+    ("", "git worktree add -q -B feature ../w2", MOVE, "commit"),
+    ("", "git worktree add -f -B feature ../w main", MOVE, "commit"),
+    (
+        "",
+        "printf 'reset refs/heads/feature\\nfrom refs/heads/main\\n\\n' | git fast-import --force",
+        MOVE,
+        "commit",
+    ),
+    ("", f"{STREAM} | git fast-import", MOVE, "commit"),
+    (f"{STREAM} > s.fi", "git fast-import < s.fi", MOVE, "commit"),
+    (f"{STREAM} > s.fi", "git fast-import --quiet --force < s.fi", MOVE, "commit"),
+    ("", f"{STREAM} | sed s/x/x/ | git fast-import", MOVE, "commit"),
+]
+
+SAFE = [
+    ("", "git show HEAD:src/a.py > src/a.py"),
+    ("", 'for f in $(git ls-files); do git show HEAD:"$f" > "$f.orig"; done'),
+    (
+        "mkdir ../backup",
+        'for f in $(git diff --name-only); do git show HEAD:"$f" > ../backup/x; done',
+    ),
+    ("", 'for f in src/*; do git show HEAD:"$f" > "$f.old"; done'),
+    ("", "for t in $(git tag); do git checkout -q $t; done; git checkout -q main"),
+    ("", "git branch --list feature | xargs -n1 git checkout -q; git checkout -q main"),
+    ("", "echo feature | xargs git checkout -q; git checkout -q main"),
+    ("", 'for f in $(git diff --name-only); do git diff "$f"; done'),
+    ("", 'git diff --name-only | while read f; do git log -1 -- "$f"; done'),
+    ("", "git ls-files | xargs wc -l"),
+    ("", "git worktree add -B brandnew ../w main"),
+    ("", "git worktree add -b other ../w main"),
+    ("", "git fast-import < /dev/null"),
+    ("", "printf 'progress x\\n' | git fast-import"),
+    ("", "git fast-export --all | git fast-import"),
+]
+
+_IDS = [c for _, c, _, _ in STOP]
+pytestmark = pytest.mark.skipif(shutil.which("git") is None, reason="needs git")
+
+
+@pytest.mark.parametrize(("setup", "command", "rule_id", "loss"), STOP, ids=_IDS)
+def test_round4_git_losses_stopped(
+    isolated_home: Path, setup: str, command: str, rule_id: str, loss: str
+) -> None:
+    decision, details = gitbox.judged(isolated_home / "j", setup, command)
+    assert decision == "deny", command
+    assert rule_id in details, details
+    assert loss in gitbox.losses(isolated_home / "r", setup, command), command
+
+
+@pytest.mark.parametrize(("setup", "command"), [(s, c) for s, c, _, _ in STOP][::3])
+@pytest.mark.parametrize("variant", ["later-line", "after-tab", "after-crlf", "bash-c"])
+def test_round4_git_losses_stopped_however_placed(
+    isolated_home: Path, setup: str, command: str, variant: str
+) -> None:
+    assert gitbox.judged(isolated_home, setup, command, variant)[0] == "deny", command
+
+
+@pytest.mark.parametrize(("setup", "command"), SAFE, ids=[c for _, c in SAFE])
+def test_round4_git_lookalikes_pass(isolated_home: Path, setup: str, command: str) -> None:
+    assert gitbox.judged(isolated_home / "j", setup, command)[0] == "", command
+    assert gitbox.losses(isolated_home / "r", setup, command) == [], command
