@@ -1,15 +1,17 @@
 """Issue 32, round 4: git losing work without the flags the rules look for.
 
-File names read at run time are paths: ``git ls-files -m | xargs git checkout`` and ``for
-f in $(git diff --name-only); do git checkout "$f"; done`` check out every listed file over
-its uncommitted change (dcg.shell.gitpaths inserts the ``--`` git implies), and ``… | while
-read f; do git show HEAD:"$f" > "$f"; done`` writes git's copy over each listed file
-(core.git:listed-overwrite); a list of refs (``git branch``, ``git tag``) stays a branch
-switch. ``git worktree add -B`` and ``git fast-import --force`` (or a stream that says
-``feature force``, or one dcg cannot read) move an existing branch off its commits
-(core.git:branch-overwrite). Each must-stop case goes through ``dcg.hook.main`` with a
-Claude payload naming its rule, then runs in real bash in the ``gitbox`` sandbox, where the
-loss is seen; the must-pass cases pass and lose nothing.
+File names read at run time are paths: ``git ls-files -m | xargs git checkout`` and
+``for f in $(git diff --name-only); do git checkout "$f"; done`` check out every listed
+file over its uncommitted change (dcg.shell.gitpaths inserts the ``--`` git implies), and
+``… | while read f; do git show HEAD:"$f" > "$f"; done`` writes git's copy over each
+listed file (core.git:listed-overwrite); a list of refs (``git branch``, ``git tag``)
+stays a branch switch. ``git archive HEAD | tar -x`` in the work tree writes every
+committed file over the work (core.git:archive-extract). ``git worktree add -B`` and
+``git fast-import --force`` (or a stream saying ``feature force``, or one dcg cannot
+read) move an existing branch off its commits (core.git:branch-overwrite). Each
+must-stop case goes through ``dcg.hook.main`` with a Claude payload naming its rule,
+then runs in real bash in the ``gitbox`` sandbox, where the loss is seen; the must-pass
+cases pass and lose nothing.
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import gitbox
 DISCARD = "core.git:checkout-discard"
 LISTED = "core.git:listed-overwrite"
 MOVE = "core.git:branch-overwrite"
+ARCHIVE = "core.git:archive-extract"
 STREAM = "printf 'feature force\\nreset refs/heads/feature\\nfrom refs/heads/main\\n\\n'"
 
 # (setup, command, rule id, loss in real bash)
@@ -56,6 +59,14 @@ STOP = [
     ("", "while read f; do git show HEAD:$f > $f; done < <(git diff --name-only)", LISTED, "work"),
     ("", 'for f in src/*; do git show HEAD:"$f" > "$f"; done', LISTED, "work"),
     ("", "ls src | while read f; do git show HEAD:src/$f > src/$f; done", LISTED, "work"),
+    ("", "git archive HEAD | tar -x", ARCHIVE, "work"),
+    ("", "git archive HEAD | tar x", ARCHIVE, "work"),
+    ("", "git archive HEAD | tar -xf -", ARCHIVE, "work"),
+    ("", "git archive --format=tar HEAD | tar -xvf - -C .", ARCHIVE, "work"),
+    ("", "git archive HEAD src | tar -x", ARCHIVE, "work"),
+    ("", "git archive HEAD | bsdtar -xf -", ARCHIVE, "work"),
+    ("", "git archive main | tar --extract", ARCHIVE, "work"),
+    ("", "git archive HEAD | tar -xp --overwrite", ARCHIVE, "work"),
     ("", "git worktree add -B feature ../w main", MOVE, "commit"),
     ("", "git worktree add -q -B feature ../w2", MOVE, "commit"),
     ("", "git worktree add -f -B feature ../w main", MOVE, "commit"),
@@ -85,6 +96,11 @@ SAFE = [
     ("", 'for f in $(git diff --name-only); do git diff "$f"; done'),
     ("", 'git diff --name-only | while read f; do git log -1 -- "$f"; done'),
     ("", "git ls-files | xargs wc -l"),
+    ("mkdir ../out", "git archive HEAD | tar -x -C ../out"),
+    ("", "git archive HEAD | tar -t"),
+    ("", "git archive --prefix=x/ HEAD | tar -x"),
+    ("", "git archive HEAD | tar -xO src/a.py"),
+    ("", "git archive HEAD | gzip > ../a.tgz"),
     ("", "git worktree add -B brandnew ../w main"),
     ("", "git worktree add -b other ../w main"),
     ("", "git fast-import < /dev/null"),

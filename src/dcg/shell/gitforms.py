@@ -218,6 +218,27 @@ def _fast_import(w: Work, env: Vars, here: str | None, opts: list[str]) -> None:
         _add(w, "--overwrites-branch=*")
 
 
+def archive_over_worktree(w: Work) -> None:
+    """``git archive HEAD | tar -x`` in the work tree writes every committed file over its
+    uncommitted change, as ``git checkout -- .`` does: marked ``--git-archive-over-worktree``
+    (not with ``--prefix``, another repository, or tar extracting elsewhere)."""
+    from dcg.writes._archives import extracted_archive, tar
+
+    if extracted_archive(tuple(w.argv)) != "-" or any(
+        a in ("--to-stdout", "--to-command") or (a[:1] == "-" and a[1:2] != "-" and "O" in a)
+        for a in w.argv[1:]
+    ):
+        return
+    git = w.feeder_argv
+    if any(a.startswith(("--prefix", "--remote", "--output", "-o")) for a in git[2:]):
+        return
+    if any(a in ("-C", "--git-dir", "--work-tree") or a.startswith("--git-dir=") for a in git):
+        return
+    dirs = [p for p, how in tar(tuple(w.argv), None) if how == 2]  # writes INTO
+    if all(os.path.normpath(d) in (".", "") for d in dirs):
+        _add(w, "--git-archive-over-worktree")
+
+
 def _maintenance(w: Work, settings: list[tuple[str, str | None]]) -> None:
     """``git maintenance run`` runs gc (its default task) with the gc settings."""
     tasks = [a.partition("=")[2] for a in w.argv if a.startswith("--task=")]

@@ -140,6 +140,23 @@ RULES = (
         ),
     ),
     Rule(
+        "archive-extract",
+        keep="worktree",
+        severity="high",
+        pattern=r"^(?:tar|bsdtar)\b.* --git-archive-over-worktree(?: |$)",
+        keywords=("archive",),
+        reason="git archive | tar -x in the work tree puts back every file's committed copy",
+        explanation=(
+            "Extracting the repository's own archive where it came from writes each "
+            "committed file over the work tree's copy: uncommitted changes in all of them "
+            "are lost, as with git checkout -- . (dcg marks such a tar "
+            "--git-archive-over-worktree)."
+        ),
+        alternative="git stash, or extract elsewhere (tar -x -C /tmp/x, git archive --prefix)",
+        blocks=("git archive HEAD | tar -x", "git archive HEAD | tar -xf -"),
+        allows=("git archive HEAD | tar -x -C /tmp/out", "git archive HEAD | tar -t"),
+    ),
+    Rule(
         "ref-files",
         keep="refs",
         severity="high",
