@@ -8,7 +8,9 @@ listed file (core.git:listed-overwrite); a list of refs (``git branch``, ``git t
 stays a branch switch. ``git archive HEAD | tar -x`` in the work tree writes every
 committed file over the work (core.git:archive-extract). ``git worktree add -B`` and
 ``git fast-import --force`` (or a stream saying ``feature force``, or one dcg cannot
-read) move an existing branch off its commits (core.git:branch-overwrite). Each
+read) move an existing branch off its commits (core.git:branch-overwrite); ``git rebase
+--onto`` past the branch's own commits and ``git rebase -i`` with a sed sequence editor
+that deletes todo lines or writes ``drop`` drop commits (core.git:rebase-drop). Each
 must-stop case goes through ``dcg.hook.main`` with a Claude payload naming its rule,
 then runs in real bash in the ``gitbox`` sandbox, where the loss is seen; the must-pass
 cases pass and lose nothing.
@@ -27,6 +29,9 @@ DISCARD = "core.git:checkout-discard"
 LISTED = "core.git:listed-overwrite"
 MOVE = "core.git:branch-overwrite"
 ARCHIVE = "core.git:archive-extract"
+DROP = "core.git:rebase-drop"
+ON = "git stash -q; git checkout -q feature"  # a clean tree on the branch with `feat`
+TOP = f"{ON}; git commit -q --allow-empty -m top"  # `feat` is then HEAD~1
 STREAM = "printf 'feature force\\nreset refs/heads/feature\\nfrom refs/heads/main\\n\\n'"
 
 # (setup, command, rule id, loss in real bash)
@@ -67,6 +72,23 @@ STOP = [
     ("", "git archive HEAD | bsdtar -xf -", ARCHIVE, "work"),
     ("", "git archive main | tar --extract", ARCHIVE, "work"),
     ("", "git archive HEAD | tar -xp --overwrite", ARCHIVE, "work"),
+    (ON, "git rebase --onto feature~1 feature", DROP, "commit"),
+    (ON, "git rebase --onto HEAD~1 HEAD", DROP, "commit"),
+    (ON, "git rebase --onto=HEAD~1 HEAD", DROP, "commit"),
+    (ON, "git rebase -q --onto main~1 @", DROP, "commit"),
+    (ON, "git rebase --ont HEAD~1 HEAD", DROP, "commit"),
+    (ON, "git rebase --onto main feature", DROP, "commit"),
+    (ON, "git rebase --onto main HEAD", DROP, "commit"),
+    (TOP, "git rebase --onto HEAD~2 HEAD~1", DROP, "commit"),
+    (TOP, "git rebase --onto @~2 @^", DROP, "commit"),
+    (TOP, "git rebase --onto feature~2 feature~1 feature", DROP, "commit"),
+    (ON, "GIT_SEQUENCE_EDITOR=\"sed -i 's/^pick/drop/'\" git rebase -i HEAD~1", DROP, "commit"),
+    (ON, "GIT_SEQUENCE_EDITOR=\"sed -i -e '/feat/d'\" git rebase -i HEAD~2", DROP, "commit"),
+    (ON, "GIT_SEQUENCE_EDITOR='sed -i 2d' git rebase -i HEAD~2", DROP, "commit"),
+    (ON, "git -c sequence.editor='sed -i 2d' rebase -i HEAD~2", DROP, "commit"),
+    (ON, "export GIT_SEQUENCE_EDITOR='sed -i 2d'; git rebase -i HEAD~2", DROP, "commit"),
+    (ON, "GIT_EDITOR=\"sed -i '1s/pick/d/'\" git rebase -i HEAD~1", DROP, "commit"),
+    (ON, "git config sequence.editor 'sed -i 2d'; git rebase --interactive HEAD~2", DROP, "commit"),
     ("", "git worktree add -B feature ../w main", MOVE, "commit"),
     ("", "git worktree add -q -B feature ../w2", MOVE, "commit"),
     ("", "git worktree add -f -B feature ../w main", MOVE, "commit"),
@@ -101,6 +123,14 @@ SAFE = [
     ("", "git archive --prefix=x/ HEAD | tar -x"),
     ("", "git archive HEAD | tar -xO src/a.py"),
     ("", "git archive HEAD | gzip > ../a.tgz"),
+    (ON, "git rebase main"),
+    (ON, "git rebase -i HEAD~2"),
+    (ON, "GIT_SEQUENCE_EDITOR=true git rebase -i --autosquash HEAD~2"),
+    (ON, "git rebase --onto main HEAD~1"),
+    (ON, "git rebase --onto HEAD~1 HEAD~2"),
+    (ON, "git rebase --onto main main~1 feature"),
+    (ON, "git rebase --onto main HEAD main"),
+    (ON, "git rebase --onto main v1"),
     ("", "git worktree add -B brandnew ../w main"),
     ("", "git worktree add -b other ../w main"),
     ("", "git fast-import < /dev/null"),

@@ -157,6 +157,30 @@ RULES = (
         allows=("git archive HEAD | tar -x -C /tmp/out", "git archive HEAD | tar -t"),
     ),
     Rule(
+        "rebase-drop",
+        keep="refs",
+        severity="medium",
+        pattern=r"^git rebase\b.* --drops-commits(?: |$)",
+        keywords=("rebase",),
+        reason="git rebase drops commits from the branch (--onto past its own commits, or a "
+        "todo list edited to drop them)",
+        explanation=(
+            "git rebase --onto NEW UPSTREAM with UPSTREAM the branch's tip, or with NEW below "
+            "UPSTREAM on the branch (--onto HEAD~3 HEAD~1), or git rebase -i with a sequence "
+            "editor that deletes todo lines "
+            "or turns picks into drops, leaves those commits on no branch: only the reflog "
+            "still has them (dcg marks such a rebase --drops-commits)."
+        ),
+        alternative="git revert the commits, or keep them on a branch first (git branch keep)",
+        blocks=("git rebase --onto HEAD~3 HEAD~1",),
+        allows=(
+            "git rebase main",
+            "git rebase -i HEAD~3",
+            "git rebase --onto main old feature",
+            "git rebase --onto main HEAD~3",
+        ),
+    ),
+    Rule(
         "ref-files",
         keep="refs",
         severity="high",
