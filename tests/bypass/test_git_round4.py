@@ -18,12 +18,15 @@ cases pass and lose nothing.
 
 from __future__ import annotations
 
+import os
 import shutil
+import subprocess
 from pathlib import Path
 
 import pytest
 
 import gitbox
+from sandbox import GIT_IDENTITY, bash, claude_hook
 
 DISCARD = "core.git:checkout-discard"
 LISTED = "core.git:listed-overwrite"
@@ -164,3 +167,37 @@ def test_round4_git_losses_stopped_however_placed(
 def test_round4_git_lookalikes_pass(isolated_home: Path, setup: str, command: str) -> None:
     assert gitbox.judged(isolated_home / "j", setup, command)[0] == "", command
     assert gitbox.losses(isolated_home / "r", setup, command) == [], command
+
+
+# HOME as a repository: stashing the agent's settings swaps dcg's hook out of them.
+HOOKED = '{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"command": "dcg hook"}]}]}}\n'
+HOME_STASH = [
+    "git -C ~ stash -u -- .claude",
+    "cd ~ && git stash -u -- .claude",
+    "cd ~ && git stash push -- .claude/settings.json",
+    "git -C ~ stash push .claude",
+    "cd ~/.claude && git stash push settings.json",
+    "cd ~ && git stash push -q -m wip -- .claude",
+    "git -C ~ stash --include-untracked -- .claude/settings.json",
+]
+
+
+def _home_repo(home: Path) -> Path:
+    (home / ".claude").mkdir(parents=True, exist_ok=True)
+    (home / ".claude" / "settings.json").write_text('{"hooks": {}}\n')
+    (home / "proj").mkdir()
+    env = {**os.environ, "HOME": str(home), "GIT_CONFIG_NOSYSTEM": "1", **GIT_IDENTITY}
+    for step in (["init", "-q"], ["add", ".claude"], ["commit", "-qm", "dotfiles"]):
+        subprocess.run(["git", *step], cwd=home, env=env, check=True, capture_output=True)
+    (home / ".claude" / "settings.json").write_text(HOOKED)
+    return home / "proj"
+
+
+@pytest.mark.parametrize("command", HOME_STASH)
+def test_stash_of_agent_settings_in_home_stopped(isolated_home: Path, command: str) -> None:
+    project = _home_repo(isolated_home)
+    decision, details = claude_hook(command, project)
+    assert decision == "deny", command
+    assert "core.dcg:" in details, details
+    bash(command, project, {"HOME": str(isolated_home), "PATH": os.environ["PATH"]})
+    assert (isolated_home / ".claude" / "settings.json").read_text() != HOOKED, command
