@@ -169,7 +169,7 @@ def test_round4_git_lookalikes_pass(isolated_home: Path, setup: str, command: st
     assert gitbox.losses(isolated_home / "r", setup, command) == [], command
 
 
-# HOME as a repository: stashing the agent's settings swaps dcg's hook out of them.
+# HOME as a repository: stashing or checking out the agent's settings swaps dcg's hook out.
 HOOKED = '{"hooks": {"PreToolUse": [{"matcher": "Bash", "hooks": [{"command": "dcg hook"}]}]}}\n'
 HOME_STASH = [
     "git -C ~ stash -u -- .claude",
@@ -179,6 +179,8 @@ HOME_STASH = [
     "cd ~/.claude && git stash push settings.json",
     "cd ~ && git stash push -q -m wip -- .claude",
     "git -C ~ stash --include-untracked -- .claude/settings.json",
+    'git -C "$HOME" checkout .claude/settings.json',
+    "git -C ~ checkout HEAD .claude/settings.json",
 ]
 
 

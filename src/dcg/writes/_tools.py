@@ -154,8 +154,8 @@ def git(argv: tuple[str, ...], stdin: str | None) -> Found:
     elif sub == "clean" and given(opts, "-f", "--force") and not given(opts, "-n", "--dry-run"):
         found += [(p, True) for p in ops] or [(HERE, True)]
     elif sub == "checkout" or (sub == "restore" and not _staged_only(opts)):
-        paths = list(rest[rest.index("--") + 1 :]) if "--" in rest else (
-            ops if sub == "restore" else ops[1:])  # fmt: skip
+        # Without `--` every operand may be a path (git's rule: dcg.shell.gitpaths).
+        paths = list(rest[rest.index("--") + 1 :]) if "--" in rest else ops
         found += [(p, False) for p in paths] or [(HERE, INTO)]
     elif sub in ("apply", "am"):
         if not given(opts, "--check", "--stat", "--numstat", "--summary", "--cached"):
