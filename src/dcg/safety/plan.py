@@ -136,7 +136,7 @@ def _refs(name: str, argv: Sequence[str], here: str) -> RefScope:
     if name == "stash-drop":
         which = names[1:2] if names[:1] == ["drop"] else names[:1]
         return RefScope(stash=[_stash_index(which[0] if which else "0")])
-    if name == "rebase":
+    if name in ("rebase", "rebase-drop"):
         from dcg.safety.refsnap import current_branch
 
         return RefScope([current_branch(here, None)])

@@ -30,6 +30,7 @@ TABLE: dict[str, dict[str, str]] = {
     "git": {"--upload-pack": "sh", "--receive-pack": "sh", "--exec": "sh"},
     "socat": {},
 }  # fmt: skip
+TABLE["bsdtar"] = TABLE["tar"]
 _SSH_KEYS = frozenset(("proxycommand", "localcommand", "knownhostscommand"))
 _SOCAT = ("EXEC:", "SYSTEM:")
 
@@ -44,6 +45,10 @@ def handle(w: Work) -> None:
                 if up.startswith(kind):
                     _queue(w, f"socat {kind[:-1]}", a[len(kind) :].split(",")[0])
         return
+    if name in ("tar", "bsdtar") and w.feeder_argv[1:2] == ["archive"]:
+        from dcg.shell.gitforms import archive_over_worktree
+
+        archive_over_worktree(w)
     table = TABLE[name]
     argv = w.argv
     if name == "git" and "clone" in argv[1:4]:  # clone's -u is --upload-pack

@@ -33,6 +33,8 @@ _VALUED = {
                         "--refmap", "-j", "--jobs", "--negotiation-tip", "--shallow-since",
                         "--shallow-exclude", "--recurse-submodules-default", "--filter")),
     "maintenance": frozenset(("--task", "--schedule")),
+    "worktree": frozenset(("-b", "-B", "--reason", "--orphan")),
+    "fast-import": frozenset(()),
     "tag": frozenset(("-m", "--message", "-F", "--file", "-u", "--local-user", "--contains",
                       "--no-contains", "--points-at", "--merged", "--no-merged", "--sort",
                       "--format", "--cleanup")),
@@ -97,6 +99,10 @@ def mark(w: Work, env: Vars, here: str | None, settings: list[tuple[str, str | N
         _update_ref(w, env, here, opts, ops)
     elif sub == "maintenance" and ops[:1] == ["run"]:
         _maintenance(w, settings)
+    elif sub in ("show", "cat-file") and w.names == "out":
+        # `for f in $(git diff --name-only); do git show HEAD:"$f" > "$f"; done`: each
+        # listed file overwritten with its committed text, file by file.
+        _add(w, "--overwrites-listed-files")
     # git tag -f NAME over an existing tag: the old tag object is dropped.
     if (
         sub == "tag"
@@ -110,6 +116,17 @@ def mark(w: Work, env: Vars, here: str | None, settings: list[tuple[str, str | N
     if sub in ("branch", "checkout", "switch", "fetch", "pull") and here is not None:
         for name in _overwritten(sub, argv, opts, ops, here):
             _add(w, f"--overwrites-branch={name}")
+    elif sub == "worktree" and ops[:1] == ["add"] and here is not None:
+        # `git worktree add -B NAME DIR [START]` resets an existing NAME as checkout -B does.
+        for k in range(2, len(argv) - 1):
+            if argv[k] == "-B" or (_short(argv[k], "B") and argv[k][-1] == "B"):
+                if branch_exists(here, argv[k + 1]):
+                    _add(w, f"--overwrites-branch={argv[k + 1]}")
+                break
+    elif sub == "fast-import":
+        _fast_import(w, env, here, opts)
+    elif sub == "rebase" and (_drops_by_onto(w.argv, here) or _drops_by_editor(w, env, settings)):
+        _add(w, "--drops-commits")
 
 
 def _text(path: str, env: Vars, here: str) -> tuple[bool, str | None]:
@@ -185,6 +202,134 @@ def stdin_updates(text: str, here: str | None, no_deref: bool = False) -> tuple[
                 if word not in words:
                     words.append(word)
     return tuple(words)
+
+
+def _fast_import(w: Work, env: Vars, here: str | None, opts: list[str]) -> None:
+    """``git fast-import --force`` (or a stream that says ``feature force``) moves existing
+    branches off commits the new tips do not contain; a stream dcg cannot read may say so."""
+    if "--force" in opts:
+        _add(w, "--overwrites-branch=*")
+        return
+    fed = w.stdin if w.stdin is not None else w.fed
+    if fed is None and w.infile not in (None, "/dev/null") and here is not None and not w.piped:
+        known, text = _text(w.infile or "", env, here)
+        fed = text if known else None
+    elif fed is None and (w.infile == "/dev/null" or w.feeder_argv[:2] == ["git", "fast-export"]):
+        fed = ""  # git fast-export never asks for force
+    if fed is None or any(ln.strip() == "feature force" for ln in fed.split("\n")):
+        _add(w, "--overwrites-branch=*")
+
+
+def archive_over_worktree(w: Work) -> None:
+    """``git archive HEAD | tar -x`` in the work tree writes every committed file over its
+    uncommitted change, as ``git checkout -- .`` does: marked ``--git-archive-over-worktree``
+    (not with ``--prefix``, another repository, or tar extracting elsewhere)."""
+    from dcg.writes._archives import extracted_archive, tar
+
+    if extracted_archive(tuple(w.argv)) != "-" or any(
+        a in ("--to-stdout", "--to-command") or (a[:1] == "-" and a[1:2] != "-" and "O" in a)
+        for a in w.argv[1:]
+    ):
+        return
+    git = w.feeder_argv
+    if any(a.startswith(("--prefix", "--remote", "--output", "-o")) for a in git[2:]):
+        return
+    if any(a in ("-C", "--git-dir", "--work-tree") or a.startswith("--git-dir=") for a in git):
+        return
+    dirs = [p for p, how in tar(tuple(w.argv), None) if how == 2]  # writes INTO
+    if all(os.path.normpath(d) in (".", "") for d in dirs):
+        _add(w, "--git-archive-over-worktree")
+
+
+# Options of git rebase that take the next word as their value.
+_REBASE_VALUED = frozenset(("-s", "--strategy", "-X", "--strategy-option", "-x", "--exec",
+                            "--onto", "-C", "--whitespace", "--empty"))  # fmt: skip
+
+
+def _depth(rev: str, branch: str, head: bool) -> int | None:
+    """How many commits below the branch's tip ``rev`` is (``HEAD~2``: 2, ``@^``: 1,
+    ``BRANCH``: 0; ``head``: the branch is checked out), None when not on the branch."""
+    k = 0
+    while k < len(rev) and rev[k] not in "~^":
+        k += 1
+    base, rest = rev[:k], rev[k:]
+    if not ((head and base in ("HEAD", "@")) or (branch and base == branch)):
+        return None
+    depth = 0
+    for step in rest.replace("~", " ~").replace("^", " ^").split():
+        count = step[1:]
+        if step[0] == "~":
+            depth += int(count) if count.isdigit() else 1
+        else:
+            depth += 1
+    return depth
+
+
+def _drops_by_onto(argv: list[str], here: str | None) -> bool:
+    """``git rebase --onto NEW UPSTREAM [BRANCH]`` with UPSTREAM the branch's tip
+    (nothing is replayed), or NEW and UPSTREAM both commits of the branch with NEW below
+    (``--onto HEAD~3 HEAD~1``): the commits between are dropped from the branch, kept
+    only by its reflog."""
+    onto: str | None = None
+    ops: list[str] = []
+    k = 2
+    while k < len(argv):
+        a = argv[k]
+        name, eq, value = a.partition("=")
+        if len(name) > 3 and "--onto".startswith(name):
+            onto = value if eq else (argv[k + 1] if k + 1 < len(argv) else "")
+            k += 1 if eq else 2
+            continue
+        if a.startswith("-"):
+            k += 2 if a in _REBASE_VALUED else 1
+            continue
+        ops.append(a)
+        k += 1
+    if onto is None or not ops or onto == ops[0]:
+        return False
+    current = current_branch(here) if here else ""
+    branch = ops[1] if len(ops) > 1 else current
+    head = len(ops) < 2 or branch == current
+    upstream, new = _depth(ops[0], branch, head), _depth(onto, branch, head)
+    # UPSTREAM the tip replays nothing; NEW below UPSTREAM on the same branch skips both.
+    return upstream == 0 or (upstream is not None and new is not None and new > upstream)
+
+
+def _drops_by_editor(w: Work, env: Vars, settings: list[tuple[str, str | None]]) -> bool:
+    """``GIT_SEQUENCE_EDITOR="sed -i 1d" git rebase -i …``: the editor git runs on the
+    todo list deletes lines or turns picks into drops; those commits are dropped."""
+    if not any(a in ("-i", "--interactive") or _short(a, "i") for a in w.argv[2:]):
+        return False
+    keys = dict(settings)
+    for name in ("GIT_SEQUENCE_EDITOR", "sequence.editor", "GIT_EDITOR", "core.editor"):
+        value = keys.get(name) if "." in name else w.assigns.get(name, env.get(name))
+        if value:
+            return _sed_drops(value)
+    return False
+
+
+def _sed_drops(editor: str) -> bool:
+    """Whether the sed command line ``editor`` deletes lines or writes ``drop``/``d``."""
+    from dcg.shell.gitargs import split
+
+    words = split(editor)
+    if not words or words[0].rpartition("/")[2] not in ("sed", "gsed"):
+        return False
+    scripts = [words[k + 1] for k in range(len(words) - 1) if words[k] in ("-e", "--expression")]
+    if not scripts:
+        scripts = [a for a in words[1:] if not a.startswith("-")][:1]
+    for script in scripts:
+        for cmd in script.replace("\n", ";").replace("\n", ";").split(";"):
+            body = cmd.strip().lstrip("0123456789$,!+~ ")
+            if body.startswith("/"):
+                body = body[body.find("/", 1) + 1 :].lstrip("!")
+            if body[:1] == "d":
+                return True
+            if body[:1] == "s" and len(body) > 2:
+                parts = body[2:].split(body[1])
+                if len(parts) > 1 and parts[1].split(" ")[0] in ("drop", "d"):
+                    return True
+    return False
 
 
 def _maintenance(w: Work, settings: list[tuple[str, str | None]]) -> None:

@@ -16,13 +16,23 @@ from dcg import oslite as os
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from dcg.shell.parser import Simple
+    from dcg.shell.state import Vars
     from dcg.shell.unwrap import Work
+    from dcg.shell.words import Word
 
 # Options of git checkout that take the next word as their value.
 _VALUED = frozenset(("-b", "-B", "--orphan", "--conflict", "--pathspec-from-file", "-U"))
 # Options after which there are no paths to overwrite (a new branch, a patch prompt).
 _NO_PATHS = frozenset(("-b", "-B", "--orphan", "-p", "--patch", "--detach", "-d"))
 _SPECIAL = frozenset(("HEAD", "FETCH_HEAD", "ORIG_HEAD", "MERGE_HEAD", "@", "-"))
+# git subcommands that print revisions or ref names rather than paths: a loop or xargs
+# over their output checks out branches, not files.
+_REF_LISTERS = frozenset(("branch", "tag", "for-each-ref", "rev-list", "rev-parse", "log",
+                          "show-ref", "remote", "describe", "name-rev", "symbolic-ref",
+                          "reflog", "shortlog", "cherry", "merge-base", "worktree"))  # fmt: skip
+# Where xargs or parallel hand their input to the command as words.
+_FEEDERS = ("xargs", "parallel")
 
 
 def never_ref(word: str) -> bool:
@@ -73,10 +83,80 @@ def is_ref(here: str, name: str) -> bool:
     return False
 
 
+def _lists_refs(argv: list[str] | tuple[str, ...]) -> bool:
+    return len(argv) > 1 and argv[0] == "git" and argv[1] in _REF_LISTERS
+
+
+def _held_names(word: Word, env: Vars) -> bool:
+    """The word holds a variable set to names read at run time that are not ref names."""
+    from dcg.shell.words import NAMES
+
+    for kind, value, raw, _q in word.parts:
+        name = value if kind == "v" else ""
+        if raw[:2] == "${":
+            name = "".join(c for c in raw[2:].lstrip("!#").partition("[")[0] if c.isalnum()
+                           or c == "_")  # fmt: skip
+        origin = env.state.origins.get(name) if name else None
+        if origin and origin.startswith(NAMES):
+            src = origin.rpartition(" (")[2].rstrip(")").split() if origin[-1:] == ")" else []
+            if not _lists_refs(src):
+                return True
+    return False
+
+
+def _bare(word: Word) -> str:
+    return "".join(p[2] for p in word.parts).replace('"', "").replace("'", "")
+
+
+def _one_name(word: Word, env: Vars, args: list[Word]) -> bool:
+    """The ``>`` target is the name itself (``"$f"``, ``src/$f``: not ``$f.bak``), a name
+    read at run time or a loop variable standing for each file of a glob."""
+    from dcg.shell.expand import has_glob
+
+    parts = word.parts
+    if not parts or parts[-1][0] != "v" or any(p[0] not in ("s", "v") for p in parts):
+        return False
+    if any(p[0] == "v" for p in parts[:-1]):
+        return False
+    if parts[:-1] and not any(_bare(w).endswith(":" + _bare(word)) for w in args):
+        return False  # `> backup/$f`: elsewhere, unless the object read is `REV:backup/$f`
+    value = env.get(parts[-1][1])
+    return _held_names(word, env) or (value is not None and has_glob(value))
+
+
+def runtime_names(simple: Simple, env: Vars) -> str:
+    """``"out"`` when a ``>`` target of ``simple`` is a file name read at run time (``for f
+    in $(git diff --name-only)``, ``… | while read f``), ``"args"`` when only its
+    arguments hold such names, ``""`` otherwise (:attr:`dcg.shell.unwrap.Work.names`)."""
+    from dcg.shell.words import Heredoc
+
+    for op, target in simple.redirects:
+        if (
+            op in (">", ">|", "&>")
+            and target is not None
+            and not isinstance(target, Heredoc)
+            and _one_name(target, env, simple.words[1:])
+        ):
+            return "out"
+    return "args" if any(_held_names(w, env) for w in simple.words[1:]) else ""
+
+
+def _fed_names(w: Work) -> bool:
+    """xargs or parallel append names it reads at run time, from something other than a
+    list of refs (``git ls-files -m | xargs git checkout``)."""
+    if not w.via or w.via[-1].split(" ")[0] not in _FEEDERS:
+        return False
+    return (w.fed is None and w.stdin is None) and not _lists_refs(w.feeder_argv)
+
+
 def checkout(w: Work, here: str | None) -> None:
-    """Insert the ``--`` git implies before the paths of ``git checkout`` in ``w``."""
+    """Insert the ``--`` git implies before the paths of ``git checkout`` in ``w``; names
+    read at run time (a loop over a command's output, ``read``, xargs) are paths unless
+    they come from a list of refs."""
     argv = w.argv
-    if len(argv) < 3 or argv[1] != "checkout" or "--" in argv[2:]:
+    if len(argv) < 3 and not (argv[1:2] == ["checkout"] and _fed_names(w)):
+        return
+    if argv[1] != "checkout" or "--" in argv[2:]:
         return
     operands: list[int] = []
     k = 2
@@ -90,6 +170,15 @@ def checkout(w: Work, here: str | None) -> None:
             continue
         operands.append(k)
         k += 1
+    fed = _fed_names(w)
+    if fed or w.names:
+        # The names xargs appends, or `{}` it fills in; a variable holding read names.
+        named = [k for k in operands if "{}" in argv[k] or argv[k] == "%"] if fed else []
+        named += [k for k in operands if w.names and w.dyns[k] and "$(…)" in argv[k]]
+        if named or fed:
+            at = min(named) if named else len(argv)
+            _insert(w, at)
+            return
     if not operands or any(w.dyns[k] for k in operands):
         return
     first = argv[operands[0]]
@@ -100,6 +189,11 @@ def checkout(w: Work, here: str | None) -> None:
         if not (never_ref(first) or (on_disk and here is not None and not is_ref(here, first))):
             return
         at = operands[0]
+    _insert(w, at)
+
+
+def _insert(w: Work, at: int) -> None:
+    argv = w.argv
     w.argv = [*argv[:at], "--", *argv[at:]]
     w.dyns = [*w.dyns[:at], False, *w.dyns[at:]]
     w.data = {(j + 1 if j >= at else j): why for j, why in w.data.items()}

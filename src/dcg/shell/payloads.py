@@ -371,7 +371,19 @@ def _with_options(first: Callable[[Work], None] | None) -> Callable[[Work], None
     return handle
 
 
-_OPTION_RUNNERS = ("tar", "rsync", "zip", "ssh", "scp", "sftp", "split", "sort", "git", "socat")
+_OPTION_RUNNERS = (
+    "tar",
+    "bsdtar",
+    "rsync",
+    "zip",
+    "ssh",
+    "scp",
+    "sftp",
+    "split",
+    "sort",
+    "git",
+    "socat",
+)
 HANDLERS.update({n: _with_options(HANDLERS.get(n)) for n in _OPTION_RUNNERS})
 
 

@@ -119,5 +119,18 @@ def bind_loop(name: str, words: Sequence[Word], env: Vars) -> None:
             return
     for w in words:  # `$(git ls-files)`, `$files` holding something unknown
         if w.subs or any(p[0] == "v" and not p[3] and env.get(p[1]) is None for p in w.parts):
-            env.state.origins[name] = "one of the names a command prints"
+            env.state.origins[name] = "one of the names a command prints" + _printer(w)
             return
+
+
+def _printer(word: Word) -> str:
+    """`` (git branch)``: the program and subcommand whose output a loop list is."""
+    from dcg.shell.parser import split
+
+    for _, payload in word.subs[:1]:
+        if isinstance(payload, str):
+            return ""
+        for simple in split(payload, 0)[:1]:
+            lits = [w.literal() or "?" for w in simple.words[:2]]
+            return f" ({' '.join(lits)})" if lits else ""
+    return ""

@@ -31,7 +31,12 @@ def stdin_of(
     env: Vars,
     via: tuple[str, ...],
 ) -> None:
-    """Fill in what ``work`` reads (``made``: the command a here-string's ``$(…)`` ran)."""
+    """Fill in what ``work`` reads (``made``: the command a here-string's ``$(…)`` ran),
+    and for git which of its words are file names read at run time."""
+    if work.argv[:1] == ["git"] and (env.state.origins or simple.redirects):
+        from dcg.shell.gitpaths import runtime_names
+
+        work.names = runtime_names(simple, env)
     pipe = simple.pipe_in
     if pipe is not None:
         work.piped = True

@@ -16,8 +16,8 @@ class Work:
     """A simple command being unwrapped and classified; becomes a Command."""
 
     __slots__ = ("argv", "assigns", "data", "dynamic", "dyns", "fed", "feed_files", "feeder",
-                 "feeder_argv", "hooks", "infile", "installer", "opaque", "payloads", "piped",
-                 "positional", "source", "stdin", "via")  # fmt: skip
+                 "feeder_argv", "hooks", "infile", "installer", "names", "opaque", "payloads",
+                 "piped", "positional", "source", "stdin", "via")  # fmt: skip
 
     def __init__(
         self, argv: list[str], dyns: list[bool], via: tuple[str, ...], stdin: str | None
@@ -48,6 +48,9 @@ class Work:
         # for a value computed at run time.
         self.assigns: dict[str, str | None] = {}
         self.hooks: list[str] | None = None  # where a git command finds its hooks on disk
+        # Where the words hold file names read at run time (a loop over a command's output,
+        # `read` input): "args" in the arguments, "out" also in a `>` target, "" nowhere.
+        self.names = ""
 
     def drop(self, start: int) -> None:
         self.argv = self.argv[start:]

@@ -244,7 +244,7 @@ def _lazy(module: str, name: str, gate: Callable[[tuple[str, ...]], bool] | None
 # actions that change anything: every other git or find command is read without a look.
 _GIT_WRITES = frozenset(("archive", "config", "clone", "init", "worktree", "format-patch",
                          "bundle", "rm", "mv", "clean", "checkout", "restore", "apply", "am",
-                         "checkout-index", "submodule"))  # fmt: skip
+                         "checkout-index", "submodule", "stash"))  # fmt: skip
 _FIND_WRITES = ("-delete", "-exec", "-execdir", "-ok", "-okdir", "-fprint", "-fls")
 
 

@@ -103,6 +103,8 @@ _GIT_SHORT = {"archive": "o", "config": "f", "format-patch": "ovS", "clone": "bo
               "checkout": "bB", "worktree": "bB", "restore": "s", "apply": "pC", "am": "pC",
               "rm": "", "mv": "", "clean": "e", "init": "b", "bundle": "", "diff": "O",
               "log": "n"}  # fmt: skip
+_STASH = frozenset(("list", "show", "drop", "pop", "apply", "branch", "clear", "create",
+                    "store", "export", "import"))  # fmt: skip
 _GIT_GLOBAL_VALUES = frozenset(("-C", "-c", "--git-dir", "--work-tree", "--namespace",
                                 "--config-env", "--exec-path", "--super-prefix"))  # fmt: skip
 
@@ -152,12 +154,17 @@ def git(argv: tuple[str, ...], stdin: str | None) -> Found:
     elif sub == "clean" and given(opts, "-f", "--force") and not given(opts, "-n", "--dry-run"):
         found += [(p, True) for p in ops] or [(HERE, True)]
     elif sub == "checkout" or (sub == "restore" and not _staged_only(opts)):
-        paths = list(rest[rest.index("--") + 1 :]) if "--" in rest else (
-            ops if sub == "restore" else ops[1:])  # fmt: skip
+        # Without `--` every operand may be a path (git's rule: dcg.shell.gitpaths).
+        paths = list(rest[rest.index("--") + 1 :]) if "--" in rest else ops
         found += [(p, False) for p in paths] or [(HERE, INTO)]
     elif sub in ("apply", "am"):
         if not given(opts, "--check", "--stat", "--numstat", "--summary", "--cached"):
             found.append((HERE, INTO))
+    elif sub == "stash" and (not ops or ops[0] in ("push", "save") or ops[0] not in _STASH):
+        # Puts the stashed paths (with -u their untracked files) back as committed.
+        paths = list(rest[rest.index("--") + 1 :]) if "--" in rest else ops
+        paths = paths[1:] if paths[:1] == ["push"] else [] if ops[:1] == ["save"] else paths
+        found += [(p, True) for p in paths] or [(HERE, INTO)]
     elif sub == "checkout-index":
         found += [(v, INTO) for v in values(opts, "--prefix")] or [(HERE, INTO)]
     elif sub == "submodule" and ops[:1] == ["add"] and len(ops) > 2:

@@ -85,12 +85,25 @@ RULES = (
         "branch-overwrite",
         keep="refs",
         severity="medium",
-        pattern=(r"^git (?:branch|checkout|switch|fetch|pull|update-ref)\b.* --overwrites-branch="),
-        keywords=("branch", "checkout", "switch", "fetch", "pull", "update-ref"),
+        pattern=(
+            r"^git (?:branch|checkout|switch|fetch|pull|update-ref|worktree|fast-import)\b"
+            r".* --overwrites-branch="
+        ),
+        keywords=(
+            "branch",
+            "checkout",
+            "switch",
+            "fetch",
+            "pull",
+            "update-ref",
+            "worktree",
+            "fast-import",
+        ),
         reason="points an existing branch at another commit, forcibly",
         explanation=(
-            "git branch -f/-M/-C, git checkout -B, git switch -C, a forced fetch refspec "
-            "(+src:branch) or git update-ref onto an existing branch moves it without "
+            "git branch -f/-M/-C, git checkout -B, git switch -C, git worktree add -B, a "
+            "forced fetch refspec (+src:branch), git fast-import --force (or a stream saying "
+            "feature force) or git update-ref onto an existing branch moves it without "
             "checking that its commits are kept anywhere; they survive only in its reflog "
             "(git branch -M deletes even that). dcg marks the branch --overwrites-branch."
         ),
@@ -101,6 +114,70 @@ RULES = (
             "git branch -m old new",
             "git fetch origin main:main",
             "git branch -M main",
+        ),
+    ),
+    Rule(
+        "listed-overwrite",
+        keep="worktree",
+        severity="high",
+        pattern=r"^git (?:show|cat-file)\b.* --overwrites-listed-files(?: |$)",
+        keywords=("show", "cat-file"),
+        reason="overwrites each listed file with its committed version (git show REV:f > f)",
+        explanation=(
+            "A loop over a list of files (git diff --name-only, git ls-files, a glob, names "
+            "read with read) that writes git's stored copy of each file over it puts every "
+            "one back as committed: the uncommitted changes in all of them are lost, as with "
+            "git checkout -- . (dcg marks such a command --overwrites-listed-files)."
+        ),
+        alternative="git stash, which keeps the changes, or write the copies elsewhere",
+        blocks=(
+            'for f in $(git diff --name-only); do git show HEAD:"$f" > "$f"; done',
+            'git diff --name-only | while read f; do git show HEAD:"$f" > "$f"; done',
+        ),
+        allows=(
+            "git show HEAD:src/app.py > src/app.py",
+            'for f in $(git ls-files); do git show HEAD:"$f" > "/tmp/old/$f.orig"; done',
+        ),
+    ),
+    Rule(
+        "archive-extract",
+        keep="worktree",
+        severity="high",
+        pattern=r"^(?:tar|bsdtar)\b.* --git-archive-over-worktree(?: |$)",
+        keywords=("archive",),
+        reason="git archive | tar -x in the work tree puts back every file's committed copy",
+        explanation=(
+            "Extracting the repository's own archive where it came from writes each "
+            "committed file over the work tree's copy: uncommitted changes in all of them "
+            "are lost, as with git checkout -- . (dcg marks such a tar "
+            "--git-archive-over-worktree)."
+        ),
+        alternative="git stash, or extract elsewhere (tar -x -C /tmp/x, git archive --prefix)",
+        blocks=("git archive HEAD | tar -x", "git archive HEAD | tar -xf -"),
+        allows=("git archive HEAD | tar -x -C /tmp/out", "git archive HEAD | tar -t"),
+    ),
+    Rule(
+        "rebase-drop",
+        keep="refs",
+        severity="medium",
+        pattern=r"^git rebase\b.* --drops-commits(?: |$)",
+        keywords=("rebase",),
+        reason="git rebase drops commits from the branch (--onto past its own commits, or a "
+        "todo list edited to drop them)",
+        explanation=(
+            "git rebase --onto NEW UPSTREAM with UPSTREAM the branch's tip, or with NEW below "
+            "UPSTREAM on the branch (--onto HEAD~3 HEAD~1), or git rebase -i with a sequence "
+            "editor that deletes todo lines "
+            "or turns picks into drops, leaves those commits on no branch: only the reflog "
+            "still has them (dcg marks such a rebase --drops-commits)."
+        ),
+        alternative="git revert the commits, or keep them on a branch first (git branch keep)",
+        blocks=("git rebase --onto HEAD~3 HEAD~1",),
+        allows=(
+            "git rebase main",
+            "git rebase -i HEAD~3",
+            "git rebase --onto main old feature",
+            "git rebase --onto main HEAD~3",
         ),
     ),
     Rule(
