@@ -71,6 +71,25 @@ RUNNERS: list[tuple[str, dict[str, str], tuple[str, ...], str, str]] = [
         "run",
     ),
     ("lib-then-call", {"lib.sh": "wipe() { {D}; }\n"}, (), ". ./lib.sh && wipe", "run"),
+    # A function calling itself with its own arguments after changing a variable its
+    # first pass tested: the second pass is another call (dcg.shell.cases.judged).
+    (
+        "recursion-flag",
+        {
+            "lib.sh": 'D=n\nf() {\n  if [ "$D" = y ]; then\n    {D}\n    return\n  fi\n'
+            '  D=y\n  f "$@"\n}\n'
+        },
+        (),
+        ". ./lib.sh; f z",
+        "run",
+    ),
+    (
+        "recursion-shifted",
+        {"lib.sh": 'f() {\n  case "$1" in\n    go) {D} ;;\n    *) shift; f "$@" ;;\n  esac\n}\n'},
+        (),
+        ". ./lib.sh && f x go",
+        "run",
+    ),
     ("nested-script", {"a.sh": "sh b.sh\n", "b.sh": "{D}\n"}, (), "sh a.sh", "run"),
     ("if-block", {"x.sh": "if true; then\n  {D}\nfi\n"}, (), "sh x.sh", "run"),
     ("loop", {"x.sh": "for i in 1; do\n  {D}\ndone\n"}, (), "bash x.sh", "run"),

@@ -18,6 +18,7 @@ from dcg.shell.state import POSITIONAL
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Collection
     from typing import Any
 
     from dcg.shell.command import Command
@@ -30,9 +31,15 @@ _CLOSE = frozenset(("fi", "done", "esac", "}"))
 _CMD_AFTER = frozenset(("then", "do", "else", "elif", "{", "!", "if", "while", "until"))
 
 
-def known_args(work: Work, start: int = 1) -> list[str | None]:
+def known_args(work: Work, start: int = 1, env: Any = None) -> list[str | None]:
     """The arguments from ``start`` on, None for one known only at run time (computed,
-    or a glob that may match files)."""
+    or a glob that may match files). With ``env``, a lone ``"$@"`` is the caller's own
+    arguments as the call received them (``nvm "$@"`` inside ``nvm use --silent "$V"``
+    is ``use``, ``--silent`` and one unknown), not one unknown word."""
+    if env is not None and work.argv[start:] in _ALL_ARGS and work.dyns[start]:
+        count = env.get(POSITIONAL + "n")
+        if count is not None and int(count) <= 9:
+            return [env.get(f"{POSITIONAL}{k}") for k in range(1, int(count) + 1)]
     return [
         None if d or has_glob(a) else a
         for a, d in zip(work.argv[start:], work.dyns[start:], strict=False)
@@ -43,10 +50,13 @@ def judged(name: str, work: Work, ctx: Any) -> bool:
     """The function was already judged on this line (for these arguments; for these
     values too when its judging skipped a branch by a condition, dcg.shell.conds)."""
     called = ctx.files.called if ctx.files else ()
-    key = f"{name}\x00{known_args(work)}"
+    key = f"{name}\x00{known_args(work, env=ctx.env)}"
     if name + "\x00busy" in called:  # a recursive call: judged by this reading if alike
-        args, now = ctx.files.entered.get(name, (None, None))
-        if known_args(work) == args or (work.argv[1:] in _ALL_ARGS and _args_now(ctx.env) == now):
+        args, now, local, seen = ctx.files.entered.get(name, (None, None, (), None))
+        same = known_args(work, env=ctx.env) == args or (
+            work.argv[1:] in _ALL_ARGS and _args_now(ctx.env) == now
+        )
+        if same and _globals(ctx.env, local) == seen:
             return True  # `IFS=… nvm "$@"` inside nvm: this very call again
         if key in called and key + "\x00d" not in called:
             return True  # judged (or being judged) for these arguments whatever the values
@@ -59,11 +69,26 @@ def judged(name: str, work: Work, ctx: Any) -> bool:
 
 
 _ALL_ARGS = (["$@"], ["${@}"])
-_ARG_KEYS = (POSITIONAL, POSITIONAL + "#", *(f"{POSITIONAL}{k}" for k in range(1, 10)))
+_ARG_KEYS = (
+    POSITIONAL,
+    POSITIONAL + "#",
+    POSITIONAL + "n",
+    *(f"{POSITIONAL}{k}" for k in range(1, 10)),
+)
 
 
 def _args_now(env: Any) -> tuple[str | None, ...]:
     return tuple(env.get(k) for k in _ARG_KEYS)
+
+
+def _globals(env: Any, local: Collection[str]) -> int:
+    """What the variables a function does not declare ``local`` are (a call of itself
+    with the same arguments and these the same is the call being judged)."""
+    seen = frozenset(
+        (k, v) for k, v in env.items() if not k.startswith(POSITIONAL) and k not in local
+    )
+    state = env.state
+    return hash((seen, state.aliases, state.namerefs, state.integers, state.nocase))
 
 
 def _values(name: str, ctx: Any, work: Work) -> int:
@@ -107,7 +132,7 @@ def _locals(body: list[tuple[int, list[Token]]]) -> set[str]:
 def call(name: str, work: Work, ctx: Any, out: list[Command], walker: Any) -> None:
     """A call of a function defined in a script read on this line: judge its body."""
     shown, body = ctx.funcs[name]
-    args = known_args(work)
+    args = known_args(work, env=ctx.env)
     taken = prune(body, args)
     key = f"{name}\x00{args}"
     called: set[str] = ctx.files.called if ctx.files is not None else set()
@@ -135,7 +160,7 @@ def call(name: str, work: Work, ctx: Any, out: list[Command], walker: Any) -> No
     walker.positional(base.env, args)
     entered = ctx.files.entered if ctx.files is not None else {}
     outer = entered.get(name)
-    entered[name] = (args, _args_now(base.env))
+    entered[name] = (args, _args_now(base.env), local, _globals(base.env, local))
     base.env.state.in_function = name  # `local` works here (dcg.shell.flow)
 
     def read() -> None:

@@ -96,7 +96,7 @@ class Files:
         self.memo: dict[str, int] = {}  # readings of a function call (dcg.shell.cases)
         # The positional parameters each function being judged was entered with: a call
         # of itself with "$@" unchanged is the same call (dcg.shell.cases.judged).
-        self.entered: dict[str, tuple[list[str | None], tuple[str | None, ...]]] = {}
+        self.entered: dict[str, tuple[Any, ...]] = {}
         # The project scripts and recipes being read, innermost last: one already on this
         # stack is a cycle (a root `build` running `pnpm -r run build`), not more work.
         self.reading: list[tuple[str, str]] = []

@@ -278,6 +278,7 @@ def set_positional(env: dict[str, str | None], args: Sequence[str | None]) -> No
     for k in range(1, 10):
         env[POSITIONAL + str(k)] = args[k - 1] if k <= len(args) else ""
     env[POSITIONAL + "#"] = None if None in args else str(len(args))  # $#
+    env[POSITIONAL + "n"] = str(len(args))  # the words dcg saw (dcg.shell.cases.known_args)
 
 
 def positional_builtin(argv: list[str], dyns: list[bool], env: dict[str, str | None]) -> None:
@@ -291,7 +292,7 @@ def positional_builtin(argv: list[str], dyns: list[bool], env: dict[str, str | N
     count = env.get(POSITIONAL + "#")
     by = argv[1] if len(argv) > 1 else "1"
     if count is None or int(count) > 9 or any(dyns[1:]) or not by.isdigit() or len(argv) > 2:
-        for key in ("", "#", *(str(k) for k in range(1, 10))):
+        for key in ("", "#", "n", *(str(k) for k in range(1, 10))):
             env[POSITIONAL + key] = None
     elif int(by) <= int(count):  # shifting more than there are fails and changes nothing
         args = [env.get(POSITIONAL + str(k)) for k in range(1, int(count) + 1)]
