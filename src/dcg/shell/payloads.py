@@ -167,23 +167,11 @@ def _utf16_base64(text: str) -> str | None:
 
 def _awk(w: Work) -> None:
     """``system("…")`` in an awk program runs its (literal) string as a shell command."""
-    for k in range(1, len(w.argv)):
-        program = w.argv[k]
-        i = program.find("system(")
-        while i >= 0:
-            j = i + 7
-            while j < len(program) and program[j] in " \t":
-                j += 1
-            if j < len(program) and program[j] == '"':
-                end = j + 1
-                while end < len(program) and program[end] != '"':
-                    end += 2 if program[end] == "\\" else 1
-                w.payloads.append(("sh", "awk system()", program[j + 1 : end], []))
-            i = program.find("system(", j)
+    for program in w.argv[1:]:
         if "system" in program or "|" in program:
             from dcg.shell import escapes
 
-            escapes.awk_escapes(w, program)
+            escapes.awk_program(w, program)
 
 
 def _container(w: Work) -> None:
@@ -302,6 +290,18 @@ def _escape(name: str) -> Callable[[Work], None]:
     return handle
 
 
+def _lang(name: str) -> Callable[[Work], None]:
+    """A handler of dcg.shell.langescapes (gdb, m4, Lua), imported only when one runs."""
+
+    def handle(w: Work) -> None:
+        from dcg.shell import langescapes
+
+        handler: Callable[[Work], None] = getattr(langescapes, name)
+        handler(w)
+
+    return handle
+
+
 def _runner(name: str) -> Callable[[Work], None]:
     """A detached runner of dcg.shell.toolruns, imported only when one runs."""
 
@@ -347,6 +347,9 @@ HANDLERS: dict[str, Callable[[Work], None]] = {
     "less": _escape("less"),
     **{name: _runner(name) for name in ("tmux", "screen", "crontab", "sed", "gsed")},
     **{name: _escape("tcl") for name in ("tclsh", "wish", "expect", "tclsh8.6", "jimsh")},
+    "m4": _lang("m4"),
+    "lua": _lang("lua"),
+    "luajit": _lang("lua"),
     "pypy": _PYTHON,
     "pypy3": _PYTHON,
     "node": _interpreter("javascript"),
@@ -399,8 +402,7 @@ RUNS_FILES = frozenset((*SHELLS, *BUILD_TOOLS, "source", ".", "node", "nodejs", 
                         "go-task", "nox", "invoke", "inv", "tox", "poe", "pytest", "py.test",
                         "npx", "bunx", "pnpx", "uv", "pre-commit", "pyproject-build",
                         "corepack", "tsx", "ts-node", "jest", "vitest", "mocha", "eslint",
-                        "tsc", "next", "vite", "webpack", "prettier", "gdb", "vim", "vi",
-                        "nvim", "ex"))  # fmt: skip
+                        "tsc", "next", "vite", "webpack", "prettier"))  # fmt: skip
 
 
 def may_run_a_file(w: Work, raw: str, env: Vars, funcs: Mapping[str, object]) -> bool:
@@ -426,9 +428,13 @@ def may_run_a_file(w: Work, raw: str, env: Vars, funcs: Mapping[str, object]) ->
 SCRIPT_RUNNERS = frozenset(("pdm run", "hatch run", "rye run"))
 
 
-# Tools that read commands from a file (sed -f, tmux source-file, sqlite3 < f / .read f);
-# dcg.shell.running reads the file and judges its shell escapes.
-COMMAND_FILES = frozenset(("sed", "gsed", "tmux", "sqlite3"))
+# Tools that read commands from a file (sed -f, tmux source-file, sqlite3 < f / .read f,
+# gdb -x, vim -S, awk -f, tclsh FILE, m4 FILE, lua FILE): the names of
+# dcg.shell.cmdfiles.TABLE, which reads the file and judges its shell escapes.
+COMMAND_FILES = frozenset(("sed", "gsed", "tmux", "screen", "sqlite3", "gdb", "vim", "vi",
+                           "nvim", "ex", "view", "gvim", "vimdiff", "awk", "gawk", "mawk",
+                           "nawk", "tclsh", "wish", "expect", "tclsh8.6", "jimsh", "m4", "lua",
+                           "luajit"))  # fmt: skip
 
 
 def reads_commands(w: Work) -> bool:
@@ -437,7 +443,9 @@ def reads_commands(w: Work) -> bool:
         text = w.stdin if w.stdin is not None else w.fed
         return w.infile is not None or "-init" in argv or ".read" in " ".join([*argv, text or ""])
     if argv[0] == "tmux":
-        return any(a in ("source-file", "source", "-f") for a in argv)
+        return any(a in ("source-file", "source", "-f", "load-buffer", "loadb") for a in argv)
+    if argv[0] not in ("sed", "gsed"):
+        return len(argv) > 1
     return any(
         a in ("-f", "--file")
         or a.startswith("--file=")
