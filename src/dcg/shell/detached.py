@@ -288,8 +288,40 @@ def container_run(w: Work) -> None:
         for a in argv[start:]
     )
     i = skip_options(argv, start, "aceEhlmpuvwm", _DOCKER_VALUES)
+    entry = [argv[k + 1] for k in range(start, i - 1) if argv[k] == "--entrypoint"]
+    entry += [a[13:] for a in argv[start:i] if a.startswith("--entrypoint=")]
+    if mounted and entry and entry[-1]:  # `--entrypoint sh IMAGE -c CMD`
+        w.payloads.append(("argv", f"{argv[0]} run --entrypoint", "", [entry[-1], *argv[i + 1 :]]))
+        return
+    if not compose and i + 1 == len(argv) and _host_mount(argv[start:i]):
+        # No command: the image's own (its CMD or ENTRYPOINT) runs on the host directory.
+        w.opaque = w.opaque or (
+            f"{argv[0]} run {argv[i]} runs the image's default command, which dcg cannot "
+            "see, on a host directory it mounts writable"
+        )
+        return
     if not mounted or i + 1 >= len(argv):
         return
     for k in range(i + 1, len(argv)):
         w.data[k] = f"command run by {argv[0]} run on a mounted host directory (parsed)"
     w.payloads.append(("argv", f"{argv[0]} run -v", "", argv[i + 1 :]))
+
+
+def _host_mount(opts: list[str]) -> bool:
+    """A host directory mounted writable (``-v "$PWD":/w``, ``--mount type=bind,src=.``);
+    named volumes and ``:ro``/``readonly`` mounts are not."""
+    for k, a in enumerate(opts):
+        value = a.partition("=")[2] if a.startswith(("--volume=", "--mount=")) else ""
+        if not value and a in ("-v", "--volume", "--mount") and k + 1 < len(opts):
+            value = opts[k + 1] if a != "--mount" else "--mount " + opts[k + 1]
+        elif not value and a.startswith("-v") and len(a) > 2:
+            value = a[2:]
+        if a.startswith("--mount") or value.startswith("--mount "):
+            fields = value.removeprefix("--mount ").split(",")
+            if "type=bind" in fields and not {"readonly", "ro", "readonly=true"} & set(fields):
+                return True
+        elif value[:1] in ("/", ".", "~", "$"):
+            parts = value.split(":")
+            if len(parts) < 3 or "ro" not in parts[2].split(","):
+                return True
+    return False

@@ -50,7 +50,8 @@ def _shell(w: Work) -> None:
         i, name = 2, normalize(argv[1])
     i, cflag, sflag = shell_options(argv, i)
     if cflag:
-        if i < n and argv[i].strip()[:2] in ("{}", "%") and _fed_names(w):
+        if (i >= n or argv[i].strip()[:2] in ("{}", "%")) and _fed_names(w):
+            # `xargs sh -c`, `xargs -I{} sh -c {}`: the words read at run time are the code
             w.opaque = f"{name} -c runs what {w.via[-1].split(' ')[0]} reads from its input"
         if i < n:
             w.data[i] = f"script run by {name} -c (parsed)"
@@ -231,7 +232,13 @@ def _parallel(w: Work) -> None:
     if end > i:
         for k in range(i, end):
             w.data[k] = "command run by parallel (parsed)"
-        w.payloads.append(("sh", "parallel", " ".join(argv[i:end]), []))
+        cmd = " ".join(argv[i:end])
+        args = argv[end + 1 :] if argv[end : end + 1] == [":::"] else []
+        # `parallel sh -c ::: 'rm -rf x'`: each argument, quoted, in place of {} or after
+        for a in [x for x in args if x not in seps][:64] or [""]:
+            q = "'" + a.replace("'", "'\\''") + "'" if a else ""
+            w.payloads.append(("sh", "parallel", cmd.replace("{}", q) if "{}" in cmd
+                               else f"{cmd} {q}".strip(), []))  # fmt: skip
         return
     for k in range(end + 1, len(argv)):
         if argv[k] not in seps:
