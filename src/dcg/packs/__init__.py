@@ -174,6 +174,9 @@ REGISTRY: tuple[tuple[str, tuple[str, ...]], ...] = (
             "nawk",
             "m4",
             "lua",
+            "view",
+            "gvim",
+            "jimsh",
             # Tools that load code of the project without naming it (dcg.shell.implicit):
             # pytest's conftest.py and tests, pip's setup.py, npx's bins, pre-commit hooks.
             "pytest",

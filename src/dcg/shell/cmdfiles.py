@@ -78,6 +78,14 @@ def _follow(
             paths += judge(text, shown)
 
 
+def _stdin_file(work: Work, paths: list[str]) -> list[str]:
+    """``paths``, or the file a ``<`` redirection gives when the tool reads stdin."""
+    infile = work.infile
+    if (not paths or paths == ["-"] or paths == [""]) and infile and infile[:2] != "<(":
+        return [infile]
+    return paths
+
+
 def _tmux(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
     from dcg.shell.detached import tmux_commands
 
@@ -143,6 +151,8 @@ def _gdb(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
             return []
         return gdb_text(work, text, f"gdb -x {shown}")
 
+    if work.infile and work.infile[:2] != "<(":  # `gdb -batch < CMDS`: commands on stdin
+        paths.append(work.infile)
     _follow(work, ctx, out, walker, paths, judge)
 
 
@@ -172,6 +182,8 @@ def _vim(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
         ex_text(work, text, name)
         return sourced(text)
 
+    if ex_mode and work.infile and work.infile[:2] != "<(":  # `vim -es < CMDS`
+        paths.append(work.infile)
     for path in keys:
         text = _text(path, ctx, out, walker)
         for line in (text or "").split("\n"):
@@ -232,7 +244,7 @@ def _tcl(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
     def judge(text: str, shown: str) -> list[str]:
         return tcl_text(work, text, argv[0])
 
-    _follow(work, ctx, out, walker, [first], judge)
+    _follow(work, ctx, out, walker, _stdin_file(work, [first]), judge)
 
 
 def _m4(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
@@ -251,7 +263,7 @@ def _m4(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
     def judge(text: str, shown: str) -> list[str]:
         return m4_text(work, text, f"m4 {shown}")
 
-    _follow(work, ctx, out, walker, paths, judge)
+    _follow(work, ctx, out, walker, _stdin_file(work, paths), judge)
 
 
 def _lua(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
@@ -261,7 +273,7 @@ def _lua(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
     def judge(text: str, shown: str) -> list[str]:
         return lua_text(work, text, f"lua {shown}")
 
-    _follow(work, ctx, out, walker, [_operand(work.argv, "el")], judge)
+    _follow(work, ctx, out, walker, _stdin_file(work, [_operand(work.argv, "el")]), judge)
 
 
 def _sqlite(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
