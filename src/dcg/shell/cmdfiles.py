@@ -151,7 +151,8 @@ def _gdb(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
             return []
         return gdb_text(work, text, f"gdb -x {shown}")
 
-    if work.infile and work.infile[:2] != "<(":  # `gdb -batch < CMDS`: commands on stdin
+    batch = any(a in ("-batch", "--batch") for a in argv)
+    if work.infile and work.infile[:2] != "<(" and not batch:  # `gdb < CMDS`: its commands
         paths.append(work.infile)
     _follow(work, ctx, out, walker, paths, judge)
 

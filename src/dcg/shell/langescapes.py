@@ -72,14 +72,16 @@ def _unquote_m4(arg: str) -> str:
 def m4_text(w: Work, text: str, label: str = "m4") -> list[str]:
     """Queue what ``syscmd``/``esyscmd`` in m4 input run; the files it ``include``s."""
     files: list[str] = []
-    for macro in ("esyscmd", "syscmd", "include", "sinclude"):
+    prefix = "m4_" if any(a in ("-P", "--prefix-builtins") for a in w.argv[1:]) else ""
+    for name in ("esyscmd", "syscmd", "include", "sinclude"):
+        macro = prefix + name
         i = text.find(macro + "(")
         while i >= 0:
             before = text[i - 1 : i]
             start = i + len(macro)
             end = _balanced(text, start)
             arg = _unquote_m4(text[start + 1 : end])
-            if before.isalnum() or before == "_" or (macro == "syscmd" and before == "e"):
+            if before.isalnum() or before == "_":
                 pass
             elif macro.endswith("include"):
                 files.append(arg)

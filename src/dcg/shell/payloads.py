@@ -227,13 +227,13 @@ def _parallel(w: Work) -> None:
             "arg-file", "delimiter", "colsep", "tmpdir", "workdir", "wd", "env", "memfree",
             "load", "retries")  # fmt: skip
     i = skip_options(argv, 1, "jSNaIdLnE", long)
-    seps = (":::", "::::", ":::+", "::::+")
+    seps = (":::", "::::", ":::+", "::::+", "--")  # "--": moreutils' parallel
     end = next((k for k in range(i, len(argv)) if argv[k] in seps), len(argv))
     if end > i:
         for k in range(i, end):
             w.data[k] = "command run by parallel (parsed)"
         cmd = " ".join(argv[i:end])
-        args = argv[end + 1 :] if argv[end : end + 1] == [":::"] else []
+        args = argv[end + 1 :] if argv[end : end + 1] in ([":::"], ["--"]) else []
         # `parallel sh -c ::: 'rm -rf x'`: each argument, quoted, in place of {} or after
         for a in [x for x in args if x not in seps][:64] or [""]:
             q = "'" + a.replace("'", "'\\''") + "'" if a else ""
