@@ -90,6 +90,8 @@ STOP = [
     ("vim -es --cmd 'so bang.vim' -c 'qa!'", RM, "vim"),
     ("vim -es -c 'source sys.vim' -c 'qa!'", RM, "vim"),
     ("vim -es < bang.vim", RM, "vim"),
+    ("vim -es -c 'silent %!sh' -c 'q!' typed.txt", RM, "vim"),
+    ("vim -es -c 'call setline(1, \"rm -rf src\")' -c '%!sh' -c 'q!'", OPAQUE, "vim"),
     # awk programs in files
     ("awk -f prog.awk", RM, "awk"),
     ("gawk -f lib.awk", RM, "gawk"),
@@ -111,6 +113,8 @@ STOP = [
     ("tclsh run.tcl arg", RM, "tclsh"),
     ("tclsh src.tcl", RM, "tclsh"),
     ("tclsh < f.tcl", RM, "tclsh"),
+    ("tclsh <<< 'source f.tcl'", RM, "tclsh"),
+    ("echo 'source f.tcl' | tclsh", RM, "tclsh"),
     ("wish f.tcl", RM, "wish-display"),
     ("expect -f f.exp", RM, "expect"),
     ("expect f.exp", RM, "expect"),
@@ -125,6 +129,7 @@ STOP = [
     ("m4 <<'M'\nsyscmd(`git reset --hard')\nM", RESET, "m4"),
     # Lua
     ("lua f.lua", RM, "lua"),
+    ("lua -e 'dofile(\"f.lua\")'", RM, "lua"),
     ("lua -e 'os.execute(\"rm -rf src\")'", RM, "lua"),
     ("lua -e \"io.popen('rm -rf src')\"", RM, "lua"),
     ("lua -e 'x=\"rm -rf src\"; os.execute(x)'", OPAQUE, "lua"),
@@ -145,6 +150,8 @@ STOP = [
     ('docker run -v "$PWD":/w alpine', OPAQUE, "docker-daemon"),
     ('docker run --rm -v "$PWD":/w -w /w myimage', OPAQUE, "docker-daemon"),
     ('docker run --mount type=bind,src="$PWD",dst=/w myimage', OPAQUE, "docker-daemon"),
+    ('docker run -itv "$PWD":/w myimage', OPAQUE, "docker-daemon"),
+    ('docker run -itv "$PWD":/w alpine rm -rf /w/src', RM, "docker-daemon"),
     ('docker run -v "$(pwd)":/w --entrypoint sh alpine -c "rm -rf /w/src"', RM, "docker-daemon"),
 ]
 # (line, program)
@@ -156,6 +163,8 @@ PASS = [
     ("vim -es -c '%!sort' -c wq notes.txt", "vim"),
     ("vim -u NONE -es -c 'wq' notes.txt", "vim"),
     ("vim -es -c '%s/a/b/g' -c wq notes.txt", "vim"),
+    ("vim -es -c 'silent! %!sort' -c wq notes.txt", "vim"),
+    ("echo 'puts hi' | tclsh", "tclsh"),
     ("awk -f fmt.awk notes.txt", "awk"),
     ("gdb -batch -ex bt", "gdb"),
     ("m4 -D foo=bar notes.txt", "m4"),

@@ -234,18 +234,21 @@ def _operand(argv: list[str], values: str, start: int = 1) -> str:
 def _tcl(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
     """``tclsh FILE``, ``wish FILE``, ``expect [-f] FILE``: a Tcl script and what it
     ``source``s."""
-    from dcg.shell.escapes import tcl_text
+    from dcg.shell.escapes import tcl_sources, tcl_text
 
     argv = work.argv
-    if any(a == "-c" for a in argv[1:]) and argv[0] != "expect":
-        return
     files = [argv[k + 1] for k in range(1, len(argv) - 1) if argv[k] == "-f"]
     first = files[0] if files else _operand(argv, "cDe" if argv[0] == "expect" else "e")
+    if any(a == "-c" for a in argv[1:]) and argv[0] != "expect":
+        first = ""
 
     def judge(text: str, shown: str) -> list[str]:
         return tcl_text(work, text, argv[0])
 
-    _follow(work, ctx, out, walker, _stdin_file(work, [first]), judge)
+    fed = work.stdin if work.stdin is not None else work.fed
+    inline = [argv[k + 1] for k in range(1, len(argv) - 1) if argv[k] == "-c"]
+    sources = [p for t in [*inline, fed or ""] for p in tcl_sources(t)]
+    _follow(work, ctx, out, walker, [*_stdin_file(work, [first]), *sources], judge)
 
 
 def _m4(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
@@ -269,12 +272,16 @@ def _m4(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
 
 def _lua(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
     """``lua FILE``: ``os.execute``/``io.popen`` run shell text; ``dofile`` reads more."""
-    from dcg.shell.langescapes import lua_text
+    from dcg.shell.langescapes import dofiles, lua_text
 
     def judge(text: str, shown: str) -> list[str]:
         return lua_text(work, text, f"lua {shown}")
 
-    _follow(work, ctx, out, walker, _stdin_file(work, [_operand(work.argv, "el")]), judge)
+    argv = work.argv
+    fed = work.stdin if work.stdin is not None else work.fed
+    inline = [argv[k + 1] for k in range(1, len(argv) - 1) if argv[k] == "-e"]
+    more = [p for t in [*inline, fed or ""] for p in dofiles(t)]
+    _follow(work, ctx, out, walker, [*_stdin_file(work, [_operand(argv, "el")]), *more], judge)
 
 
 def _sqlite(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:

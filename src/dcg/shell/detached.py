@@ -288,6 +288,7 @@ def container_run(w: Work) -> None:
         for a in argv[start:]
     )
     i = skip_options(argv, start, "aceEhlmpuvwm", _DOCKER_VALUES)
+    mounted = mounted or _host_mount(argv[start:i])
     entry = [argv[k + 1] for k in range(start, i - 1) if argv[k] == "--entrypoint"]
     entry += [a[13:] for a in argv[start:i] if a.startswith("--entrypoint=")]
     if mounted and entry and entry[-1]:  # `--entrypoint sh IMAGE -c CMD`
@@ -316,6 +317,8 @@ def _host_mount(opts: list[str]) -> bool:
             value = opts[k + 1] if a != "--mount" else "--mount " + opts[k + 1]
         elif not value and a.startswith("-v") and len(a) > 2:
             value = a[2:]
+        elif not value and a[:1] == "-" and a[1:2] != "-" and a.endswith("v") and k + 1 < len(opts):
+            value = opts[k + 1]  # `-itv HOST:DEST`
         if a.startswith("--mount") or value.startswith("--mount "):
             fields = value.removeprefix("--mount ").split(",")
             if "type=bind" in fields and not {"readonly", "ro", "readonly=true"} & set(fields):

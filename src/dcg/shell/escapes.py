@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from dcg.shell.unwrap import Work
 
 _SHELLS = frozenset(("sh", "bash", "zsh", "dash", "ksh", "/bin/sh", "/bin/bash"))
+_CODE_READERS = ("python", "perl", "ruby", "node", "php", "tclsh", "lua", "awk", "gawk")
 
 
 def _opaque(w: Work, why: str) -> None:
@@ -79,17 +80,22 @@ def _fed_buffer(w: Work, cmd: str, name: str) -> None:
         w.payloads.append(("sh", f"{name} filter", f"{cmd} < {f}", []))
     if not files:
         w.payloads.append(("sh", f"{name} !", cmd, []))
+        first = normalize(cmd.split()[0]) if cmd.split() else ""
+        if first in _SHELLS or first.startswith(_CODE_READERS):
+            _opaque(w, f"{name} filters a buffer dcg cannot know through {first}")
 
 
 def _ex_one(w: Work, cmd: str, name: str) -> None:
     c = cmd.strip().lstrip(":").strip()
-    ranged = c[:1] in "%.,$'0123456789" and c[:1] != ""
-    while c[:1] in "%.,$'0123456789" and c[:1]:
-        c = c[1:].lstrip()
-    for prefix in ("silent!", "silent", "sil!", "sil"):
-        if c.startswith(prefix + " ") or c.startswith(prefix + "!"):
-            c = c[len(prefix) :].lstrip()
-            break
+    ranged = False
+    for _ in range(2):  # `:%silent !…`, `:silent %!…`
+        ranged = ranged or (c[:1] in "%.,$'0123456789" and c[:1] != "")
+        while c[:1] in "%.,$'0123456789" and c[:1]:
+            c = c[1:].lstrip()
+        for prefix in ("silent!", "silent", "sil!", "sil"):
+            if c.startswith(prefix + " ") or c.startswith(prefix + "!"):
+                c = c[len(prefix) :].lstrip()
+                break
     word = ""
     while len(word) < len(c) and c[len(word)].isalpha():
         word = c[: len(word) + 1]
@@ -310,6 +316,11 @@ def _tcl(w: Work, text: str, name: str) -> None:
 def tcl_text(w: Work, text: str, name: str) -> list[str]:
     """Queue what a Tcl script runs; the files it ``source``s."""
     _tcl(w, text, name)
+    return tcl_sources(text)
+
+
+def tcl_sources(text: str) -> list[str]:
+    """The files a Tcl script ``source``s."""
     return [c[-1] for c in _tcl_commands(text) if c[0] == "source" and len(c) > 1]
 
 

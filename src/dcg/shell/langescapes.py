@@ -135,12 +135,18 @@ def lua_text(w: Work, text: str, label: str = "lua") -> list[str]:
             else:
                 w.payloads.append(("sh", f"{label} {name}", found, []))
             i = text.find(name, i + len(name))
+    return dofiles(text)
+
+
+def dofiles(text: str) -> list[str]:
+    """The files Lua code runs with ``dofile``/``loadfile``."""
     files: list[str] = []
-    i = text.find("dofile")
-    while i >= 0:
-        found = _lua_string(text, i + 6)
-        files += [found] if found else []
-        i = text.find("dofile", i + 6)
+    for name in ("dofile", "loadfile"):
+        i = text.find(name)
+        while i >= 0:
+            found = _lua_string(text, i + len(name))
+            files += [found] if found else []
+            i = text.find(name, i + len(name))
     return files
 
 

@@ -452,7 +452,7 @@ def reads_commands(w: Work) -> bool:
     if argv[0] == "tmux":
         return any(a in ("source-file", "source", "-f", "load-buffer", "loadb") for a in argv)
     if argv[0] not in ("sed", "gsed"):
-        return len(argv) > 1 or w.infile is not None
+        return len(argv) > 1 or w.infile is not None or w.stdin is not None or w.fed is not None
     return any(
         a in ("-f", "--file")
         or a.startswith("--file=")
