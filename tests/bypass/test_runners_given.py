@@ -274,3 +274,11 @@ def test_passing_runners_keep_the_work_in_real_bash(
     project, env = _project(tmp_path)
     _run(command, project, env, program)
     assert not lost(project) and (project / CANARY).exists(), command
+
+
+def test_the_command_file_table_is_read_from_one_place() -> None:
+    """The hot path's cheap name test (payloads.COMMAND_FILES) names exactly the programs
+    dcg.shell.cmdfiles.TABLE reads."""
+    from dcg.shell import cmdfiles, payloads
+
+    assert set(cmdfiles.TABLE) == set(payloads.COMMAND_FILES)
