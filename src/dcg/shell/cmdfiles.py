@@ -157,14 +157,20 @@ def _gdb(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
     _follow(work, ctx, out, walker, paths, judge)
 
 
-_VIM_VALUES = ("-c", "--cmd", "-u", "-U", "-i", "-T", "-w", "-W", "-t", "-q", "-r",
-               "--servername", "--remote", "--remote-send", "--startuptime", "--log")  # fmt: skip
+def _sourced(text: str) -> list[str]:
+    """The files ex command text reads as scripts (``:so FILE``, ``:source FILE``)."""
+    found: list[str] = []
+    for line in text.replace("|", "\n").split("\n"):
+        word, _, rest = line.strip().lstrip(":").strip().partition(" ")
+        if word in ("so", "sou", "sour", "sourc", "source", "so!", "source!") and rest.strip():
+            found.append(rest.strip())
+    return found
 
 
 def _vim(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
     """Vim scripts: ``-S FILE``, ``-u RC``, ``:source FILE`` in a command, and ``-s FILE``
     outside ex mode (its keys are typed: each ``:`` line runs as an ex command)."""
-    from dcg.shell.escapes import ex_text, sourced
+    from dcg.shell.escapes import ex_text
 
     argv, name = work.argv, work.argv[0]
     ex_mode = name == "ex" or any(a in ("-e", "-E", "-es", "-Es") for a in argv[1:])
@@ -175,13 +181,13 @@ def _vim(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
         if a in ("-S", "-u", "-U") and value.upper() not in ("NONE", "NORC", "DEFAULTS"):
             paths.append(value)
         elif a == "--cmd" or a[:1] == "+" or (a[:1] == "-" and a[-1:] == "c" and a[1:].isalpha()):
-            paths += sourced(value if a[:1] == "-" else a[1:])
+            paths += _sourced(value if a[:1] == "-" else a[1:])
         elif a == "-s" and not ex_mode:
             keys.append(value)
 
     def judge(text: str, shown: str) -> list[str]:
         ex_text(work, text, name)
-        return sourced(text)
+        return _sourced(text)
 
     if ex_mode and work.infile and work.infile[:2] != "<(":  # `vim -es < CMDS`
         paths.append(work.infile)

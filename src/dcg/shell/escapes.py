@@ -42,16 +42,6 @@ def ex_text(w: Work, text: str, name: str) -> None:
     _ex(w, text, name)
 
 
-def sourced(text: str) -> list[str]:
-    """The files ex command text reads as scripts (``:so FILE``, ``:source FILE``)."""
-    found: list[str] = []
-    for line in text.replace("|", "\n").split("\n"):
-        word, _, rest = line.strip().lstrip(":").strip().partition(" ")
-        if word in ("so", "sou", "sour", "sourc", "source", "so!", "source!") and rest.strip():
-            found.append(rest.strip())
-    return found
-
-
 def _edited(w: Work) -> list[str]:
     """The files vim, ex or ed edit (their operands), shell-quoted."""
     out: list[str] = []
