@@ -75,7 +75,7 @@ STOP = [
     ("exec 3<<<'rm -rf src'; bash <&3", "core.shell:opaque-exec"),
     (W + "exec 4< w.sh; bash 0<&4", "core.shell:opaque-exec"),
     ("echo 'rm -rf src' 1> w.sh; bash < w.sh", "core.filesystem:rm-rf"),
-    (W + "xargs -a w.sh -I{} bash -c {}", "core.shell:opaque-exec"),
+    (W + "xargs -a w.sh -I{} bash -c {}", "core.filesystem:rm-rf"),  # the file's lines are read
     (
         "echo 'rm -rf src' | xargs -I% sh -c %",
         "core.filesystem:rm-rf",

@@ -162,6 +162,21 @@ REGISTRY: tuple[tuple[str, tuple[str, ...]], ...] = (
             # sed's e command and s///e flag run shell text; crontab FILE installs commands.
             "sed ",
             "crontab",
+            # Tools that run text or a file they are given (dcg.shell.detached,
+            # dcg.shell.cmdfiles): typed into a pane, a debugger's or macro processor's
+            # shell escape, an awk or Lua program's system().
+            "tmux",
+            "screen",
+            "gdb",
+            "awk",
+            "gawk",
+            "mawk",
+            "nawk",
+            "m4",
+            "lua",
+            "view",
+            "gvim",
+            "jimsh",
             # Tools that load code of the project without naming it (dcg.shell.implicit):
             # pytest's conftest.py and tests, pip's setup.py, npx's bins, pre-commit hooks.
             "pytest",

@@ -1,34 +1,35 @@
-"""Commands a tool reads from a file: ``sed -f``, ``tmux source-file``/``-f``, sqlite3 scripts.
+"""Commands a tool reads from a file it is given: one table, :data:`TABLE`.
 
 ``echo '1e rm -rf src' > x.sed; sed -f x.sed f`` runs ``rm -rf src``; so do a tmux config
-with ``run-shell`` and a SQL script with ``.shell``, given to sqlite3 as ``< x.sql``,
-``-init x.sql`` or ``.read x.sql``. The file's text (written earlier on the line, or on
-disk, :func:`dcg.shell.runtext.file_text`) is judged like the same commands given inline.
+with ``run-shell`` (``tmux source-file``, ``-f``) or a file typed into a pane
+(``tmux load-buffer``), a SQL script with ``.shell`` (sqlite3 ``< x.sql``, ``-init``,
+``.read``), a gdb command file (``-x``, ``source``), a vim script (``-S``, ``-u``,
+``:source``, ``-s`` typed keys), an awk program (``-f``, gawk ``-i``/``-E``), a Tcl or
+expect script, an m4 input with ``syscmd``, a Lua script with ``os.execute``. The file's
+text (written earlier on the line, or on disk, :func:`dcg.shell.runtext.file_text`) is
+judged like the same commands given inline (:mod:`dcg.shell.escapes` reads each language).
 """
 
 from __future__ import annotations
 
 from dcg.shell import runtext
+from dcg.shell.unwrap import skip_options
 
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from dcg.shell.command import Command
     from dcg.shell.runtext import Ctx, Walker
     from dcg.shell.unwrap import Work
 
-_MAX_READS = 8  # .read inside .read: files followed at most
+_MAX_READS = 8  # files a file names in turn (.read inside .read, :source): followed at most
 
 
 def read(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
     """Queue the shell commands of the files ``work``'s tool reads its commands from."""
-    name = work.argv[0]
-    if name == "tmux":
-        _tmux(work, ctx, out, walker)
-    elif name == "sqlite3":
-        _sqlite(work, ctx, out, walker)
-    else:
-        _sed(work, ctx, out, walker)
+    TABLE[work.argv[0]](work, ctx, out, walker)
 
 
 def _text(path: str, ctx: Ctx, out: list[Command], walker: Walker) -> str | None:
@@ -61,19 +62,232 @@ def _sed(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
             work.payloads.append(("sh", f"sed -f {path}", cmd, []))
 
 
+def _follow(
+    work: Work, ctx: Ctx, out: list[Command], walker: Walker, paths: list[str],
+    judge: Callable[[str, str], list[str]],
+) -> None:  # fmt: skip
+    """Judge each file of ``paths`` (``judge(text, shown)``: the files it reads in turn)."""
+    seen: set[str] = set()
+    while paths and len(seen) < _MAX_READS:
+        path = paths.pop(0)
+        if not path or path in seen or path == "-":
+            continue
+        seen.add(path)
+        text, shown = runtext.file_text(path, ctx, out, walker)
+        if text:
+            paths += judge(text, shown)
+
+
+def _stdin_file(work: Work, paths: list[str]) -> list[str]:
+    """``paths``, or the file a ``<`` redirection gives when the tool reads stdin."""
+    infile = work.infile
+    if (not paths or paths == ["-"] or paths == [""]) and infile and infile[:2] != "<(":
+        return [infile]
+    return paths
+
+
 def _tmux(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
     from dcg.shell.detached import tmux_commands
 
     argv = work.argv
     files: list[str] = []
+    typed: list[str] = []  # `tmux load-buffer FILE`: pasted into a pane as typed text
     for k, a in enumerate(argv[1:], 1):
+        rest = [b for b in argv[k + 1 :] if not b.startswith("-")]
         if a == "-f" or (a in ("source-file", "source") and k + 1 < len(argv)):
-            rest = [b for b in argv[k + 1 :] if not b.startswith("-")]
             files += rest[:1]
+        elif a in ("load-buffer", "loadb"):
+            part = argv[k + 1 :]
+            part = part[: next((j for j, b in enumerate(part) if b in (";", "\\;")), len(part))]
+            typed += [b for b in part[skip_options(part, 0, "bt") :][-1:] if b != "-"]
     for path in files:
         text = _text(path, ctx, out, walker)
         if text:
             tmux_commands(work, text)
+    for path in typed:
+        text, shown = runtext.file_text(path, ctx, out, walker)
+        if text:
+            work.payloads.append(("sh", f"tmux load-buffer {shown}", text, []))
+
+
+def _screen(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
+    """``screen -c FILE`` (its commands), ``-X source FILE``, ``-X readbuf FILE`` (typed)."""
+    from dcg.shell.detached import screen_commands
+
+    argv = work.argv
+    conf = [argv[k + 1] for k in range(1, len(argv) - 1) if argv[k] == "-c"]
+    x = [k for k, a in enumerate(argv) if a == "-X"]
+    rest = argv[x[0] + 1 :] if x else []
+    if rest[:1] == ["source"]:
+        conf += rest[1:2]
+    elif rest[:1] in (["readbuf"], ["readreg"]) and len(rest) > 1:
+        typed, shown = runtext.file_text(rest[-1], ctx, out, walker)
+        if typed:
+            work.payloads.append(("sh", f"screen {rest[0]} {shown}", typed, []))
+
+    def judge(text: str, shown: str) -> list[str]:
+        return screen_commands(work, text)
+
+    _follow(work, ctx, out, walker, conf, judge)
+
+
+def _gdb(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
+    """``gdb -x FILE`` (a ``.py`` one is Python), ``-ix``, ``-ex 'source FILE'``."""
+    from dcg.shell.langescapes import gdb_text
+
+    argv, paths = work.argv, []
+    for k, a in enumerate(argv[1:], 1):
+        opt, eq, value = a.partition("=")
+        value = value if eq else (argv[k + 1] if k + 1 < len(argv) else "")
+        if opt in ("-x", "--x", "-command", "--command", "-ix", "--ix", "-init-command",
+                   "--init-command"):  # fmt: skip
+            paths.append(value)
+        elif opt in ("-ex", "--ex", "-iex", "--iex", "-eval-command", "--eval-command"):
+            paths += gdb_text(work, value, "gdb")
+
+    def judge(text: str, shown: str) -> list[str]:
+        if shown.endswith(".py"):
+            work.payloads.append(("python", f"gdb -x {shown}", text, []))
+            return []
+        return gdb_text(work, text, f"gdb -x {shown}")
+
+    batch = any(a in ("-batch", "--batch") for a in argv)
+    if work.infile and work.infile[:2] != "<(" and not batch:  # `gdb < CMDS`: its commands
+        paths.append(work.infile)
+    _follow(work, ctx, out, walker, paths, judge)
+
+
+def _sourced(text: str) -> list[str]:
+    """The files ex command text reads as scripts (``:so FILE``, ``:source FILE``)."""
+    found: list[str] = []
+    for line in text.replace("|", "\n").split("\n"):
+        word, _, rest = line.strip().lstrip(":").strip().partition(" ")
+        if word in ("so", "sou", "sour", "sourc", "source", "so!", "source!") and rest.strip():
+            found.append(rest.strip())
+    return found
+
+
+def _vim(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
+    """Vim scripts: ``-S FILE``, ``-u RC``, ``:source FILE`` in a command, and ``-s FILE``
+    outside ex mode (its keys are typed: each ``:`` line runs as an ex command)."""
+    from dcg.shell.escapes import ex_text
+
+    argv, name = work.argv, work.argv[0]
+    ex_mode = name == "ex" or any(a in ("-e", "-E", "-es", "-Es") for a in argv[1:])
+    paths: list[str] = []
+    keys: list[str] = []
+    for k, a in enumerate(argv[1:], 1):
+        value = argv[k + 1] if k + 1 < len(argv) else ""
+        if a in ("-S", "-u", "-U") and value.upper() not in ("NONE", "NORC", "DEFAULTS"):
+            paths.append(value)
+        elif a == "--cmd" or a[:1] == "+" or (a[:1] == "-" and a[-1:] == "c" and a[1:].isalpha()):
+            paths += _sourced(value if a[:1] == "-" else a[1:])
+        elif a == "-s" and not ex_mode:
+            keys.append(value)
+
+    def judge(text: str, shown: str) -> list[str]:
+        ex_text(work, text, name)
+        return _sourced(text)
+
+    if ex_mode and work.infile and work.infile[:2] != "<(":  # `vim -es < CMDS`
+        paths.append(work.infile)
+    for path in keys:
+        text = _text(path, ctx, out, walker)
+        for line in (text or "").split("\n"):
+            if ":" in line:
+                judge(line[line.index(":") + 1 :], path)
+    _follow(work, ctx, out, walker, paths, judge)
+
+
+def _awk(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
+    """``awk -f PROG`` (``-fPROG``, ``--file=PROG``), gawk ``-i``/``--include``, ``-E``/
+    ``--exec`` and ``@include "FILE"`` in a program."""
+    from dcg.shell.escapes import awk_program
+
+    argv, paths = work.argv, []
+    for k, a in enumerate(argv[1:], 1):
+        if a == "--":
+            break
+        opt, eq, value = a.partition("=")
+        value = value if eq else (argv[k + 1] if k + 1 < len(argv) else "")
+        if opt in ("-f", "--file", "-i", "--include", "-E", "--exec"):
+            paths += [value, value + ".awk"] if opt in ("-i", "--include") else [value]
+        elif a[:2] in ("-f", "-i", "-E") and len(a) > 2:
+            paths.append(a[2:])
+
+    def judge(text: str, shown: str) -> list[str]:
+        awk_program(work, text, f"awk -f {shown}")
+        return [line.split('"')[1] for line in text.split("\n")
+                if line.strip().startswith("@include") and line.count('"') >= 2]  # fmt: skip
+
+    _follow(work, ctx, out, walker, paths, judge)
+
+
+def _operand(argv: list[str], values: str, start: int = 1) -> str:
+    """The first operand: the script file of tclsh, expect, lua; ``values``: the option
+    letters that take a value."""
+    k = start
+    while k < len(argv):
+        a = argv[k]
+        if a == "--":
+            return argv[k + 1] if k + 1 < len(argv) else ""
+        if a[:1] != "-" or a == "-":
+            return a
+        k += 2 if a[1:2] in values and len(a) == 2 else 1
+    return ""
+
+
+def _tcl(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
+    """``tclsh FILE``, ``wish FILE``, ``expect [-f] FILE``: a Tcl script and what it
+    ``source``s."""
+    from dcg.shell.escapes import tcl_sources, tcl_text
+
+    argv = work.argv
+    files = [argv[k + 1] for k in range(1, len(argv) - 1) if argv[k] == "-f"]
+    first = files[0] if files else _operand(argv, "cDe" if argv[0] == "expect" else "e")
+    if any(a == "-c" for a in argv[1:]) and argv[0] != "expect":
+        first = ""
+
+    def judge(text: str, shown: str) -> list[str]:
+        return tcl_text(work, text, argv[0])
+
+    fed = work.stdin if work.stdin is not None else work.fed
+    inline = [argv[k + 1] for k in range(1, len(argv) - 1) if argv[k] == "-c"]
+    sources = [p for t in [*inline, fed or ""] for p in tcl_sources(t)]
+    _follow(work, ctx, out, walker, [*_stdin_file(work, [first]), *sources], judge)
+
+
+def _m4(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
+    """m4's input files: ``syscmd``/``esyscmd`` run shell text; ``include`` reads more."""
+    from dcg.shell.langescapes import m4_text
+
+    argv, paths, k = work.argv, [], 1
+    while k < len(argv):
+        a = argv[k]
+        if a[:1] != "-" or a == "-":
+            paths.append(a)
+        elif a in ("-D", "-U", "-I", "-o", "-F", "-R", "-l", "-L", "-t"):
+            k += 1
+        k += 1
+
+    def judge(text: str, shown: str) -> list[str]:
+        return m4_text(work, text, f"m4 {shown}")
+
+    _follow(work, ctx, out, walker, _stdin_file(work, paths), judge)
+
+
+def _lua(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
+    """``lua FILE``: ``os.execute``/``io.popen`` run shell text; ``dofile`` reads more."""
+    from dcg.shell.langescapes import dofiles, lua_text
+
+    def judge(text: str, shown: str) -> list[str]:
+        return lua_text(work, text, f"lua {shown}")
+
+    argv = work.argv
+    fed = work.stdin if work.stdin is not None else work.fed
+    inline = [argv[k + 1] for k in range(1, len(argv) - 1) if argv[k] == "-e"]
+    more = [p for t in [*inline, fed or ""] for p in dofiles(t)]
+    _follow(work, ctx, out, walker, [*_stdin_file(work, [_operand(argv, "el")]), *more], judge)
 
 
 def _sqlite(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
@@ -108,3 +322,19 @@ def _reads(text: str) -> list[str]:
         if word == ".read" and target and not target.startswith("|"):
             out.append(target)
     return out
+
+
+TABLE: dict[str, Callable[[Work, Ctx, list[Command], Walker], None]] = {
+    "sed": _sed,
+    "gsed": _sed,
+    "tmux": _tmux,
+    "screen": _screen,
+    "sqlite3": _sqlite,
+    "gdb": _gdb,
+    **dict.fromkeys(("vim", "vi", "nvim", "ex", "view", "gvim", "vimdiff"), _vim),
+    **dict.fromkeys(("awk", "gawk", "mawk", "nawk"), _awk),
+    **dict.fromkeys(("tclsh", "wish", "expect", "tclsh8.6", "jimsh"), _tcl),
+    "m4": _m4,
+    "lua": _lua,
+    "luajit": _lua,
+}

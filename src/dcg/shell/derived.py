@@ -15,7 +15,7 @@ TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
 if TYPE_CHECKING:
     from collections.abc import Callable
 
-    from dcg.shell.runtext import Ctx
+    from dcg.shell.runtext import Ctx, Walker
     from dcg.shell.state import Vars
 
     Parse = Callable[..., list[Command]]
@@ -72,13 +72,26 @@ def globbed(
         command(sub, redirects, child, out)
 
 
-def label(name: str, work: unwrap.Work, start: int) -> str:
+def label(
+    name: str, work: unwrap.Work, start: int, reader: tuple[Ctx, list[Command], Walker]
+) -> str:
     """The via label of the wrapper ``work.argv[:start]`` about to be unwrapped.
 
     A find feeding xargs is named (``xargs < find``: its expression is judged instead of
-    rm's missing operands); xargs fed known text hands its words to the command.
+    rm's missing operands); xargs fed known text hands its words to the command, and so
+    does the file ``xargs -a FILE`` reads them from (``reader``: how to read it).
     """
     text = work.fed if work.fed is not None else work.stdin  # a pipe, or <<< and heredocs
+    arg_file = _arg_file(work.argv[1:start]) if name == "xargs" else None
+    if name == "xargs" and arg_file is None and text is None and not work.piped:
+        arg_file = work.infile if work.infile and work.infile[:2] != "<(" else None
+    if arg_file is not None:
+        from dcg.shell import runtext
+
+        text = runtext.file_text(arg_file, *reader)[0]
+        if text is not None:
+            _xargs_input(work, start, text, True)
+        return name
     if name not in _FEEDING or not (work.piped or text is not None):
         return name
     if name == "xargs" and text is not None:
@@ -86,7 +99,19 @@ def label(name: str, work: unwrap.Work, start: int) -> str:
     return f"{name} < find" if work.feeder == "find" else name
 
 
-def _xargs_input(work: unwrap.Work, start: int, text: str) -> None:
+def _arg_file(opts: list[str]) -> str | None:
+    """The file ``xargs -a FILE`` / ``--arg-file=FILE`` reads its words from."""
+    for k, o in enumerate(opts):
+        if o in ("-a", "--arg-file"):
+            return opts[k + 1] if k + 1 < len(opts) else None
+        if o.startswith("--arg-file="):
+            return o.partition("=")[2]
+        if o.startswith("-a") and o[1:2] != "-":
+            return o[2:]
+    return None
+
+
+def _xargs_input(work: unwrap.Work, start: int, text: str, from_file: bool = False) -> None:
     """Give the command xargs runs the words of ``text`` as xargs hands them over: split
     on blanks (``-0``: NULs, ``-d C``: C), or put in place of ``-I STR`` once per line."""
     opts = work.argv[1:start]
@@ -114,14 +139,20 @@ def _xargs_input(work: unwrap.Work, start: int, text: str) -> None:
             replace = "{}"
         elif o.startswith("-i"):
             replace = o[2:]
-        elif o[:2] in ("-a", "-E") or o.startswith(("--arg-file", "--eof")):
-            return  # reads another file, or stops at a marker: not this text
+        elif o[:2] == "-E" or o.startswith("--eof"):
+            return  # stops at a marker: not all of this text
+        elif (o[:2] == "-a" or o.startswith("--arg-file")) and not from_file:
+            return  # reads another file
         k += 1
     if sep is not None:
         sep = {"\\n": "\n", "\\t": "\t", "\\0": "\x00"}.get(sep, sep)
         words = [w for w in text.split(sep) if w and w != "\n"]
         if sep != "\n" and words and words[-1].endswith("\n"):
             words[-1] = words[-1][:-1]
+    elif any(q in text for q in "'\"\\"):  # xargs takes quotes and backslashes as bash does
+        from dcg.shell.gitargs import split
+
+        words = split(text.replace("\n", " "))
     else:
         words = text.split()
     if replace is None:

@@ -32,7 +32,62 @@ _TMUX_LATER = {
 }
 _TMUX_DEPTH = 4
 _TMUX_VALUES = "cefFnstxyl"
-_TMUX_KEYS = frozenset(("enter", "c-m", "kpenter", "c-j"))
+# What tmux key names type into a pane's shell ("" for keys that type nothing it runs);
+# C-c and C-u drop the line typed so far, BSpace its last character.
+_TMUX_KEYS = {**dict.fromkeys(("enter", "c-m", "^m", "kpenter", "c-j", "^j"), "\n"),
+              "space": " ", "tab": "\t", "c-i": "\t", "^i": "\t",
+              **dict.fromkeys(("c-c", "^c", "c-u", "^u"), "\x15"), "bspace": "\x08"}  # fmt: skip
+_KEY_NAMES = frozenset(("escape", "up", "down", "left", "right", "home", "end", "npage",
+                        "ppage", "pageup", "pagedown", "pgup", "pgdn", "ic", "dc", "btab",
+                        "any"))  # fmt: skip
+
+
+def _value_of(argv: list[str], k: int, letter: str, takes: str) -> str | None:
+    """The value of option ``-letter`` when the word ``argv[k]`` gives it (``-c X``,
+    ``-uc X``, ``-cX``); ``takes``: the letters that take a value."""
+    a = argv[k]
+    if a[:1] != "-" or a[1:2] == "-":
+        return None
+    for j in range(1, len(a)):
+        if a[j] in takes:
+            if a[j] != letter:
+                return None
+            return a[j + 1 :] if j + 1 < len(a) else (argv[k + 1] if k + 1 < len(argv) else "")
+    return None
+
+
+def keys_typed(opts: list[str], keys: list[str]) -> str:
+    """The text ``tmux send-keys`` types: key names (``Space``, ``C-m``) as what they
+    type, ``-H`` hex codes as their characters, ``-l`` words literally."""
+    flags = "".join(o[1:] for o in opts if o[:1] == "-" and o[1:2] != "-")
+    if "X" in flags:
+        return ""  # copy-mode commands, not keys
+    text: list[str] = []
+    for key in keys:
+        low = key.lower()
+        if "H" in flags:
+            try:
+                text.append(chr(int(key, 16)))
+            except (ValueError, OverflowError):
+                continue
+        elif "l" in flags:
+            text.append(key)
+        elif low in _TMUX_KEYS:
+            typed = _TMUX_KEYS[low]
+            if typed == "\x15":
+                line = "".join(text).rpartition("\n")
+                text = [line[0] + line[1]]
+            elif typed == "\x08":
+                text = ["".join(text)[:-1]]
+            else:
+                text.append(typed)
+        elif low.lstrip("cms-^") in _KEY_NAMES or (low[:1] == "f" and low[1:].isdigit()):
+            continue
+        elif low[:2] in ("c-", "m-", "s-") and len(low) == 3:
+            continue  # a control or meta chord types nothing the shell runs
+        else:
+            text.append(key)
+    return "".join(text).replace("\r", "\n")  # a terminal's Enter is a CR
 
 
 def tmux(w: Work, depth: int = 0) -> None:
@@ -41,6 +96,11 @@ def tmux(w: Work, depth: int = 0) -> None:
     branches): the command runs in a pane the hook never sees."""
     argv = w.argv
     i = skip_options(argv, 1, "LSfTc")
+    for k in range(1, i):  # `tmux -c CMD`: tmux runs CMD with the default shell
+        cmd = _value_of(argv, k, "c", "LSfTc")
+        if cmd is not None:
+            w.data[k + (cmd not in argv[k])] = "command run by tmux -c (parsed)"
+            w.payloads.append(("sh", "tmux -c", cmd, []))
     while i < len(argv):
         end = next((k for k in range(i, len(argv)) if argv[k] in (";", "\\;")), len(argv))
         part = argv[i:end]
@@ -58,12 +118,12 @@ def tmux(w: Work, depth: int = 0) -> None:
                 elif rest:  # several (`new -d -- sh -c 'cmd'`): run as they are
                     w.payloads.append(("argv", f"tmux {sub}", "", rest))
             elif sub in ("send-keys", "send"):
-                j = skip_options(part, 1, "tN")
-                keys = [a for a in part[j:] if a.lower() not in _TMUX_KEYS]
+                j = skip_options(part, 1, "tNc")
                 for k in range(i + j, end):
                     w.data[k] = "keys typed by tmux send-keys (parsed)"
-                if keys:
-                    w.payloads.append(("sh", "tmux send-keys", "".join(keys), []))
+                typed = keys_typed(part[1:j], part[j:])
+                if typed.strip():
+                    w.payloads.append(("sh", "tmux send-keys", typed, []))
             elif sub in ("set-buffer", "setb", "load-buffer", "loadb"):
                 # A buffer's text is typed into a pane by paste-buffer: judged like keys.
                 j = skip_options(part, 1, "bnt")
@@ -99,18 +159,72 @@ def tmux_commands(w: Work, text: str, depth: int = 0) -> None:
             w.opaque = w.opaque or tmux_w.opaque
 
 
+def _stuffed(text: str) -> str:
+    """What ``screen -X stuff TEXT`` types: screen's ``\\n``, ``\\r``, ``\\015`` and ``^M``
+    escapes as the characters they stand for (a CR is the terminal's Enter)."""
+    out: list[str] = []
+    k = 0
+    while k < len(text):
+        c, nxt = text[k], text[k + 1 : k + 2]
+        if c == "\\" and nxt and nxt in "01234567":
+            n = 1
+            while n < 3 and text[k + 1 + n : k + 2 + n] in tuple("01234567"):
+                n += 1
+            out.append(chr(int(text[k + 1 : k + 1 + n], 8)))
+            k += 1 + n
+        elif c == "\\" and nxt:
+            out.append({"n": "\n", "r": "\n", "t": "\t"}.get(nxt, nxt))
+            k += 2
+        elif c == "^" and nxt and (nxt.isalpha() or nxt in "?[@"):
+            out.append(chr(ord(nxt.upper()) ^ 0x40))
+            k += 2
+        else:
+            out.append(c)
+            k += 1
+    return "".join(out).replace("\r", "\n")
+
+
+def _screen_x(w: Work, rest: list[str], depth: int = 0) -> None:
+    """One screen command (``-X``, a config line): what it runs or types."""
+    if not rest:
+        return
+    cmd = rest[0]
+    if cmd == "at" and len(rest) > 2:
+        rest, cmd = rest[2:], rest[2]
+    if cmd in ("stuff", "register") and len(rest) > 1:
+        w.payloads.append(("sh", f"screen -X {cmd}", _stuffed(rest[-1]), []))
+    elif cmd in ("exec", "screen") and len(rest) > 1:
+        args = skip_options(rest, 1, "tThLs") if cmd == "screen" else 1
+        w.payloads.append(("argv", f"screen -X {cmd}", "", rest[args:]))
+    elif cmd in ("eval", "bind", "bindkey") and depth < _TMUX_DEPTH:
+        texts = rest[1:] if cmd == "eval" else rest[2:3] if cmd == "bind" else rest[-1:]
+        for text in texts:
+            screen_commands(w, text, depth + 1)
+
+
+def screen_commands(w: Work, text: str, depth: int = 0) -> list[str]:
+    """Screen commands written as text (a config file, ``eval``'s strings); the files
+    they ``source``."""
+    from dcg.shell.gitargs import split
+
+    files: list[str] = []
+    for line in text.split("\n")[:500]:
+        words = split(line.strip()) if line.strip() and not line.lstrip().startswith("#") else []
+        if words and words[0] == "source":
+            files += words[1:2]
+        elif words:
+            _screen_x(w, words, depth)
+    return files
+
+
 def screen(w: Work) -> None:
     """``screen -dm CMD…``, ``screen -S s -X stuff 'CMD\\n'``: a detached command."""
     argv = w.argv
     i = skip_options(argv, 1, "SceEhpTsLX")
-    opts = argv[1:i]
-    if "-X" in opts or any(a.startswith("-X") for a in opts):
-        x = next(k for k in range(1, i) if argv[k].startswith("-X"))
+    x = next((k for k in range(1, len(argv)) if argv[k].startswith("-X")), 0)
+    if x and (x < i or all(a[:1] == "-" for a in argv[1:x:2])):  # `screen -x NAME -X …`
         rest = argv[x + 1 :] if argv[x] == "-X" else [argv[x][2:], *argv[x + 1 :]]
-        if rest and rest[0] == "stuff" and len(rest) > 1:
-            w.payloads.append(("sh", "screen -X stuff", rest[1].replace("\\n", "\n"), []))
-        elif rest and rest[0] in ("exec", "screen"):
-            w.payloads.append(("argv", f"screen -X {rest[0]}", "", rest[1:]))
+        _screen_x(w, rest)
         for k in range(x, len(argv)):
             w.data[k] = "command run by screen -X (parsed)"
         return
@@ -174,8 +288,43 @@ def container_run(w: Work) -> None:
         for a in argv[start:]
     )
     i = skip_options(argv, start, "aceEhlmpuvwm", _DOCKER_VALUES)
+    mounted = mounted or _host_mount(argv[start:i])
+    entry = [argv[k + 1] for k in range(start, i - 1) if argv[k] == "--entrypoint"]
+    entry += [a[13:] for a in argv[start:i] if a.startswith("--entrypoint=")]
+    if mounted and entry and entry[-1]:  # `--entrypoint sh IMAGE -c CMD`
+        w.payloads.append(("argv", f"{argv[0]} run --entrypoint", "", [entry[-1], *argv[i + 1 :]]))
+        return
+    if not compose and i + 1 == len(argv) and _host_mount(argv[start:i]):
+        # No command: the image's own (its CMD or ENTRYPOINT) runs on the host directory.
+        w.opaque = w.opaque or (
+            f"{argv[0]} run {argv[i]} runs the image's default command, which dcg cannot "
+            "see, on a host directory it mounts writable"
+        )
+        return
     if not mounted or i + 1 >= len(argv):
         return
     for k in range(i + 1, len(argv)):
         w.data[k] = f"command run by {argv[0]} run on a mounted host directory (parsed)"
     w.payloads.append(("argv", f"{argv[0]} run -v", "", argv[i + 1 :]))
+
+
+def _host_mount(opts: list[str]) -> bool:
+    """A host directory mounted writable (``-v "$PWD":/w``, ``--mount type=bind,src=.``);
+    named volumes and ``:ro``/``readonly`` mounts are not."""
+    for k, a in enumerate(opts):
+        value = a.partition("=")[2] if a.startswith(("--volume=", "--mount=")) else ""
+        if not value and a in ("-v", "--volume", "--mount") and k + 1 < len(opts):
+            value = opts[k + 1] if a != "--mount" else "--mount " + opts[k + 1]
+        elif not value and a.startswith("-v") and len(a) > 2:
+            value = a[2:]
+        elif not value and a[:1] == "-" and a[1:2] != "-" and a.endswith("v") and k + 1 < len(opts):
+            value = opts[k + 1]  # `-itv HOST:DEST`
+        if a.startswith("--mount") or value.startswith("--mount "):
+            fields = value.removeprefix("--mount ").split(",")
+            if "type=bind" in fields and not {"readonly", "ro", "readonly=true"} & set(fields):
+                return True
+        elif value[:1] in ("/", ".", "~", "$"):
+            parts = value.split(":")
+            if len(parts) < 3 or "ro" not in parts[2].split(","):
+                return True
+    return False

@@ -16,6 +16,7 @@ if TYPE_CHECKING:
     from dcg.shell.unwrap import Work
 
 _SHELLS = frozenset(("sh", "bash", "zsh", "dash", "ksh", "/bin/sh", "/bin/bash"))
+_CODE_READERS = ("python", "perl", "ruby", "node", "php", "tclsh", "lua", "awk", "gawk")
 
 
 def _opaque(w: Work, why: str) -> None:
@@ -41,20 +42,60 @@ def ex_text(w: Work, text: str, name: str) -> None:
     _ex(w, text, name)
 
 
+def _edited(w: Work) -> list[str]:
+    """The files vim, ex or ed edit (their operands), shell-quoted."""
+    out: list[str] = []
+    argv = w.argv
+    k = 1
+    while k < len(argv):
+        a = argv[k]
+        if a in ("--cmd", "-S") or _short(a, "cuUiTwWtq"):
+            k += 2
+            continue
+        if a[:1] not in ("-", "+"):
+            out.append("'" + a.replace("'", "'\\''") + "'")
+        k += 1
+    return out
+
+
+def _short(a: str, letters: str) -> bool:
+    """``a`` is short options whose last takes a value in ``letters`` (``-sc``, ``-u``)."""
+    return a[:1] == "-" and a[1:2] != "-" and a[-1:] in letters and a[1:].isalpha()
+
+
+def _fed_buffer(w: Work, cmd: str, name: str) -> None:
+    """``:%!sh``, ``:w !sh``: the buffer (the file edited) is the command's input."""
+    files = _edited(w)
+    for f in files:
+        w.payloads.append(("sh", f"{name} filter", f"{cmd} < {f}", []))
+    if not files:
+        w.payloads.append(("sh", f"{name} !", cmd, []))
+        first = normalize(cmd.split()[0]) if cmd.split() else ""
+        if first in _SHELLS or first.startswith(_CODE_READERS):
+            _opaque(w, f"{name} filters a buffer dcg cannot know through {first}")
+
+
 def _ex_one(w: Work, cmd: str, name: str) -> None:
     c = cmd.strip().lstrip(":").strip()
-    while c[:1] in "%.,$'0123456789" and c[:1]:
-        c = c[1:].lstrip()
-    for prefix in ("silent!", "silent", "sil!", "sil"):
-        if c.startswith(prefix + " ") or c.startswith(prefix + "!"):
-            c = c[len(prefix) :].lstrip()
-            break
+    ranged = False
+    for _ in range(2):  # `:%silent !…`, `:silent %!…`
+        ranged = ranged or (c[:1] in "%.,$'0123456789" and c[:1] != "")
+        while c[:1] in "%.,$'0123456789" and c[:1]:
+            c = c[1:].lstrip()
+        for prefix in ("silent!", "silent", "sil!", "sil"):
+            if c.startswith(prefix + " ") or c.startswith(prefix + "!"):
+                c = c[len(prefix) :].lstrip()
+                break
     word = ""
     while len(word) < len(c) and c[len(word)].isalpha():
         word = c[: len(word) + 1]
     rest = c[len(word) :].lstrip()
-    if c.startswith("!"):
+    if c.startswith("!") and ranged:
+        _fed_buffer(w, c[1:], name)
+    elif c.startswith("!"):
         w.payloads.append(("sh", f"{name} !", c[1:], []))
+    elif word in _EX_READ_WRITE and rest.startswith("!") and word[:1] == "w":
+        _fed_buffer(w, rest[1:], name)
     elif word in _EX_READ_WRITE and rest.startswith("!"):
         w.payloads.append(("sh", f"{name} :{word} !", rest[1:], []))
     elif word in ("term", "terminal", "ter"):
@@ -94,8 +135,8 @@ def vim(w: Work) -> None:
     i = 1
     while i < len(argv):
         a = argv[i]
-        if a in ("-c", "--cmd", "-S") and i + 1 < len(argv):
-            if a != "-S":
+        if (a in ("--cmd", "-S") or _short(a, "c")) and i + 1 < len(argv):
+            if a[-1:] != "S":
                 w.data[i + 1] = f"{name} command (parsed)"
                 _ex(w, argv[i + 1], name)
                 found = True
@@ -262,6 +303,17 @@ def _tcl(w: Work, text: str, name: str) -> None:
                 w.payloads.append(("argv", f"{name} {head}", "", args))
 
 
+def tcl_text(w: Work, text: str, name: str) -> list[str]:
+    """Queue what a Tcl script runs; the files it ``source``s."""
+    _tcl(w, text, name)
+    return tcl_sources(text)
+
+
+def tcl_sources(text: str) -> list[str]:
+    """The files a Tcl script ``source``s."""
+    return [c[-1] for c in _tcl_commands(text) if c[0] == "source" and len(c) > 1]
+
+
 def tcl(w: Work) -> None:
     argv = w.argv
     name = normalize(argv[0])
@@ -280,6 +332,22 @@ def tcl(w: Work) -> None:
 
 
 # ---- awk: print | "cmd", "cmd" | getline, system(computed) ----
+
+
+def awk_program(w: Work, program: str, label: str = "awk") -> None:
+    """What an awk program runs: literal ``system("…")`` and its other escapes."""
+    i = program.find("system(")
+    while i >= 0:
+        j = i + 7
+        while j < len(program) and program[j] in " \t":
+            j += 1
+        if j < len(program) and program[j] == '"':
+            end = _string_end(program, j)
+            cmd = program[j + 1 : end if end > 0 else len(program)]
+            w.payloads.append(("sh", f"{label} system()", cmd.replace('\\"', '"'), []))
+        i = program.find("system(", j)
+    if "system" in program or "|" in program:
+        awk_escapes(w, program)
 
 
 def awk_escapes(w: Work, program: str) -> None:

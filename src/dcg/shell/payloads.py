@@ -50,7 +50,8 @@ def _shell(w: Work) -> None:
         i, name = 2, normalize(argv[1])
     i, cflag, sflag = shell_options(argv, i)
     if cflag:
-        if i < n and argv[i].strip()[:2] in ("{}", "%") and _fed_names(w):
+        if (i >= n or argv[i].strip()[:2] in ("{}", "%")) and _fed_names(w):
+            # `xargs sh -c`, `xargs -I{} sh -c {}`: the words read at run time are the code
             w.opaque = f"{name} -c runs what {w.via[-1].split(' ')[0]} reads from its input"
         if i < n:
             w.data[i] = f"script run by {name} -c (parsed)"
@@ -167,23 +168,11 @@ def _utf16_base64(text: str) -> str | None:
 
 def _awk(w: Work) -> None:
     """``system("…")`` in an awk program runs its (literal) string as a shell command."""
-    for k in range(1, len(w.argv)):
-        program = w.argv[k]
-        i = program.find("system(")
-        while i >= 0:
-            j = i + 7
-            while j < len(program) and program[j] in " \t":
-                j += 1
-            if j < len(program) and program[j] == '"':
-                end = j + 1
-                while end < len(program) and program[end] != '"':
-                    end += 2 if program[end] == "\\" else 1
-                w.payloads.append(("sh", "awk system()", program[j + 1 : end], []))
-            i = program.find("system(", j)
+    for program in w.argv[1:]:
         if "system" in program or "|" in program:
             from dcg.shell import escapes
 
-            escapes.awk_escapes(w, program)
+            escapes.awk_program(w, program)
 
 
 def _container(w: Work) -> None:
@@ -238,12 +227,18 @@ def _parallel(w: Work) -> None:
             "arg-file", "delimiter", "colsep", "tmpdir", "workdir", "wd", "env", "memfree",
             "load", "retries")  # fmt: skip
     i = skip_options(argv, 1, "jSNaIdLnE", long)
-    seps = (":::", "::::", ":::+", "::::+")
+    seps = (":::", "::::", ":::+", "::::+", "--")  # "--": moreutils' parallel
     end = next((k for k in range(i, len(argv)) if argv[k] in seps), len(argv))
     if end > i:
         for k in range(i, end):
             w.data[k] = "command run by parallel (parsed)"
-        w.payloads.append(("sh", "parallel", " ".join(argv[i:end]), []))
+        cmd = " ".join(argv[i:end])
+        args = argv[end + 1 :] if argv[end : end + 1] in ([":::"], ["--"]) else []
+        # `parallel sh -c ::: 'rm -rf x'`: each argument, quoted, in place of {} or after
+        for a in [x for x in args if x not in seps][:64] or [""]:
+            q = "'" + a.replace("'", "'\\''") + "'" if a else ""
+            w.payloads.append(("sh", "parallel", cmd.replace("{}", q) if "{}" in cmd
+                               else f"{cmd} {q}".strip(), []))  # fmt: skip
         return
     for k in range(end + 1, len(argv)):
         if argv[k] not in seps:
@@ -302,6 +297,18 @@ def _escape(name: str) -> Callable[[Work], None]:
     return handle
 
 
+def _lang(name: str) -> Callable[[Work], None]:
+    """A handler of dcg.shell.langescapes (gdb, m4, Lua), imported only when one runs."""
+
+    def handle(w: Work) -> None:
+        from dcg.shell import langescapes
+
+        handler: Callable[[Work], None] = getattr(langescapes, name)
+        handler(w)
+
+    return handle
+
+
 def _runner(name: str) -> Callable[[Work], None]:
     """A detached runner of dcg.shell.toolruns, imported only when one runs."""
 
@@ -347,6 +354,9 @@ HANDLERS: dict[str, Callable[[Work], None]] = {
     "less": _escape("less"),
     **{name: _runner(name) for name in ("tmux", "screen", "crontab", "sed", "gsed")},
     **{name: _escape("tcl") for name in ("tclsh", "wish", "expect", "tclsh8.6", "jimsh")},
+    "m4": _lang("m4"),
+    "lua": _lang("lua"),
+    "luajit": _lang("lua"),
     "pypy": _PYTHON,
     "pypy3": _PYTHON,
     "node": _interpreter("javascript"),
@@ -411,8 +421,7 @@ RUNS_FILES = frozenset((*SHELLS, *BUILD_TOOLS, "source", ".", "node", "nodejs", 
                         "go-task", "nox", "invoke", "inv", "tox", "poe", "pytest", "py.test",
                         "npx", "bunx", "pnpx", "uv", "pre-commit", "pyproject-build",
                         "corepack", "tsx", "ts-node", "jest", "vitest", "mocha", "eslint",
-                        "tsc", "next", "vite", "webpack", "prettier", "gdb", "vim", "vi",
-                        "nvim", "ex"))  # fmt: skip
+                        "tsc", "next", "vite", "webpack", "prettier"))  # fmt: skip
 
 
 def may_run_a_file(w: Work, raw: str, env: Vars, funcs: Mapping[str, object]) -> bool:
@@ -444,9 +453,13 @@ PRELOADS = ("LD_PRELOAD", "LD_AUDIT")
 SCRIPT_RUNNERS = frozenset(("pdm run", "hatch run", "rye run"))
 
 
-# Tools that read commands from a file (sed -f, tmux source-file, sqlite3 < f / .read f);
-# dcg.shell.running reads the file and judges its shell escapes.
-COMMAND_FILES = frozenset(("sed", "gsed", "tmux", "sqlite3"))
+# Tools that read commands from a file (sed -f, tmux source-file, sqlite3 < f / .read f,
+# gdb -x, vim -S, awk -f, tclsh FILE, m4 FILE, lua FILE): the names of
+# dcg.shell.cmdfiles.TABLE, which reads the file and judges its shell escapes.
+COMMAND_FILES = frozenset(("sed", "gsed", "tmux", "screen", "sqlite3", "gdb", "vim", "vi",
+                           "nvim", "ex", "view", "gvim", "vimdiff", "awk", "gawk", "mawk",
+                           "nawk", "tclsh", "wish", "expect", "tclsh8.6", "jimsh", "m4", "lua",
+                           "luajit"))  # fmt: skip
 
 
 def reads_commands(w: Work) -> bool:
@@ -455,7 +468,9 @@ def reads_commands(w: Work) -> bool:
         text = w.stdin if w.stdin is not None else w.fed
         return w.infile is not None or "-init" in argv or ".read" in " ".join([*argv, text or ""])
     if argv[0] == "tmux":
-        return any(a in ("source-file", "source", "-f") for a in argv)
+        return any(a in ("source-file", "source", "-f", "load-buffer", "loadb") for a in argv)
+    if argv[0] not in ("sed", "gsed"):
+        return len(argv) > 1 or w.infile is not None or w.stdin is not None or w.fed is not None
     return any(
         a in ("-f", "--file")
         or a.startswith("--file=")

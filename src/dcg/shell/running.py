@@ -30,36 +30,6 @@ _STARTUP = frozenset(("bash", "sh", "dash", "ash", "ksh", "mksh", "yash", "zsh")
 _TASK_RUNNERS = frozenset(("task", "go-task", "nox", "invoke", "inv", "tox", "poe"))
 
 
-# Programs that read their own commands from a file an option names (gdb -x, vim -S):
-# the file's shell escapes run like the same commands given with -ex / -c.
-_COMMAND_FILES = {"gdb": ("-x", "--command", "-command", "--init-command", "-ix"),
-                  **{v: ("-S",) for v in ("vim", "vi", "nvim", "ex")}}  # fmt: skip
-
-
-def _command_files(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
-    name, argv = work.argv[0], work.argv
-    options = _COMMAND_FILES[name]
-    for k, a in enumerate(argv[1:], 1):
-        opt, eq, value = a.partition("=")
-        if opt not in options:
-            continue
-        path = value if eq else (argv[k + 1] if k + 1 < len(argv) else "")
-        text, shown = runtext.file_text(path, ctx, out, walker) if path else (None, "")
-        if not text:
-            continue
-        label = f"{name} {opt} {shown}"
-        if name == "gdb":
-            for line in text.splitlines():
-                cmd = line.strip()
-                for prefix in ("shell ", "!", "pipe ", "| "):
-                    if cmd.startswith(prefix):
-                        work.payloads.append(("sh", label, cmd[len(prefix) :], []))
-        else:
-            from dcg.shell import escapes
-
-            escapes.ex_text(work, text, name)
-
-
 def run(work: Work, raw: str, ctx: Ctx, out: list[Command], walker: Walker) -> bool:
     """Judge the file, package script or recipe that ``work``'s command runs, if any;
     True when a script file's text was read and judged."""
@@ -91,9 +61,6 @@ def run(work: Work, raw: str, ctx: Ctx, out: list[Command], walker: Walker) -> b
         from dcg.shell import taskrunners
 
         taskrunners.run(work, ctx, out, walker)
-        return False
-    if name in _COMMAND_FILES:
-        _command_files(work, ctx, out, walker)
         return False
     if name in payloads.COMMAND_FILES:
         from dcg.shell import cmdfiles

@@ -300,7 +300,7 @@ def _command(
         if name in ("xargs", "parallel"):
             from dcg.shell.derived import label as feeding_label
 
-            via = feeding_label(name, work, start)
+            via = feeding_label(name, work, start, (ctx, out, WALKER))
         shellvars.wrapper_dir(name, work.argv[:start], work.assigns)
         work.drop(start)
         work.via = (*work.via, via)

@@ -249,6 +249,19 @@ _SYSTEMD_RUN = _values(
     "timer-property path-property socket-property service-type",
 )
 
+_ENTR, _ENTR_S = Wrapper(), Wrapper("string")
+
+
+def _letter(argv: list[str], letter: str) -> bool:
+    """A short option ``-letter`` (alone or among others) before the first operand."""
+    for a in argv[1:]:
+        if a[:1] != "-" or a == "--":
+            return False
+        if a[1:2] != "-" and letter in a[1:]:
+            return True
+    return False
+
+
 # Every wrapper dcg knows: the command word, and how it takes the command it runs. A
 # name with a space is a wrapper subcommand ("uv run"). Wrappers with behaviour a row
 # cannot say (sudo's -e, env -S, flock -c, script -c, chroot's NEWROOT) have functions.
@@ -380,7 +393,8 @@ TABLE: dict[str, Callable[[Work], int]] = {
     "rlwrap": Wrapper(arity=_values("afHlpPqsSz")),
     "winpty": Wrapper(),
     "bear": Wrapper("dashdash"),
-    "entr": Wrapper(),
+    # entr -s: the first operand is shell text ($SHELL -c).
+    "entr": lambda w: (_ENTR_S if _letter(w.argv, "s") else _ENTR)(w),
     # Project and environment runners.
     "uv run": Wrapper(arity=_UV, sub=1, pyfile=True),
     "uv tool run": Wrapper(arity=_UV, sub=2),
