@@ -12,6 +12,7 @@ must-stop cases destroy the canary, the must-pass cases keep it.
 from __future__ import annotations
 
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -95,3 +96,46 @@ def test_exemptions_still_hold(isolated_home: Path, command: str) -> None:
     assert claude_hook(command, box, TMPDIR="/tmp")[0] == "", command
     subprocess.run(["bash", "-c", command], cwd=box, env=env, capture_output=True, timeout=60)
     assert _alive(box), command
+
+
+# Tools that delete an output directory without naming it: a tree moved there on the same
+# line goes with it (dcg.shell.moves._CLEANERS). (line, project files, program to prove it)
+LOCK = '{"name": "x", "version": "1.0.0", "lockfileVersion": 3, "requires": true, '
+LOCK += '"packages": {"": {"name": "x", "version": "1.0.0"}}}'
+CLEANERS = [
+    (
+        "mv src node_modules; npm ci --no-audit --no-fund",
+        {"package.json": '{"name": "x"}', "package-lock.json": LOCK},
+        "npm",
+    ),
+    ("mv src .venv && python3 -m venv --clear .venv", {}, "python3"),
+    ("mv src target && cargo clean", {"Cargo.toml": '[package]\nname = "x"\n'}, ""),
+    ("mv src build; ./gradlew clean", {}, ""),
+    ("mv src target/ && mvn -q clean install", {}, ""),
+    ("mkdir -p target && mv src target/ && cargo clean --release", {}, ""),
+]
+
+
+@pytest.mark.parametrize(("command", "files", "program"), CLEANERS, ids=[c for c, *_ in CLEANERS])
+def test_output_cleaned_with_work_moved_into_it_stopped(
+    isolated_home: Path, command: str, files: dict[str, str], program: str
+) -> None:
+    box, env = _repo(isolated_home)
+    for name, text in files.items():
+        (box / name).write_text(text)
+    decision, details = claude_hook(command, box, TMPDIR="/tmp")
+    assert decision == "deny" and "core.filesystem:rm-rf" in details, details
+    if not program or shutil.which(program) is None:
+        return  # the tool is not installed here: judged by the hook only
+    env = {**env, "npm_config_cache": str(box / "tmp" / "npm"), "npm_config_offline": "true"}
+    subprocess.run(["bash", "-c", command], cwd=box, env=env, capture_output=True, timeout=120)
+    assert not _alive(box), f"not destroyed in real bash: {command}"
+
+
+@pytest.mark.parametrize(
+    "command",
+    ["npm ci", "cargo clean", "mv node_modules nm.old; npm ci", "mv src lib; cargo clean"],
+)
+def test_cleaning_output_alone_passes(isolated_home: Path, command: str) -> None:
+    box, _ = _repo(isolated_home)
+    assert claude_hook(command, box, TMPDIR="/tmp")[0] == "", command

@@ -5,7 +5,8 @@
 :mod:`dcg.shell.linefiles` records each ``mv``, ``ln -s``, ``git mv``, ``mount --bind``
 and ``rsync --remove-source-files`` (:func:`record_move`) in the walker state's ``moved``
 table, and the walker adds to a later deletion the paths its targets stand for
-(:func:`stands_for`).
+(:func:`stands_for`), and to a tool that deletes an output directory without naming it
+(``npm ci``, ``cargo clean``) an ``rm -rf`` of each tree moved there.
 """
 
 from __future__ import annotations
@@ -110,11 +111,45 @@ def _output_name(rel: str) -> bool:
     return any(is_regenerable_name(p) for p in rel.split("/") if p)
 
 
+# Tools that delete a build-output directory of the project without naming it: (program,
+# subcommand, directory). A tree the line moved there is deleted with it (`mv src
+# node_modules; npm ci`).
+_CLEANERS = (
+    ("npm", "ci", "node_modules"),
+    ("cargo", "clean", "target"),
+    ("mvn", "clean", "target"),
+    ("mvnw", "clean", "target"),
+    ("gradle", "clean", "build"),
+    ("gradlew", "clean", "build"),
+    ("flutter", "clean", "build"),
+    ("flutter", "clean", ".dart_tool"),
+)
+
+
+def _cleaned(work: Work, env: Vars) -> None:
+    """Queue ``rm -rf SOURCE`` for each tree the line moved into the output directory a
+    cleaning command deletes (and for ``python3 -m venv --clear DIR``)."""
+    argv = work.argv
+    dirs = [d for p, sub, d in _CLEANERS if argv[0] == p and sub in argv[1:]]
+    if argv[0].startswith("python") and argv[1:3] == ["-m", "venv"] and "--clear" in argv:
+        dirs += [a for a in argv[3:] if a[:1] != "-"]
+    for directory in dirs:
+        place = _place(directory, env)
+        for dest, sources in env.state.moved.items():
+            if sources and (dest == place or dest.startswith(place + "/")):
+                why = f"{argv[0]} {directory} deletes what the line moved there"
+                work.payloads += [
+                    ("argv", why, "", ["rm", "-rf", s]) for s in sources.split("\x1f")
+                ]
+
+
 def stands_for(work: Work, env: Vars) -> None:
     """Add to a deletion the paths whose content its targets hold since an earlier ``mv`` or
     ``ln -s`` on the line, so that they are judged as the deletion's targets too."""
     argv = work.argv
     if argv[0] not in _DELETERS:
+        if len(argv) > 1:
+            _cleaned(work, env)
         return
     made = [(k, v) for k, v in env.state.moved.items() if v]
     extra: list[str] = []
