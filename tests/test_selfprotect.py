@@ -72,6 +72,12 @@ INVOKE += [
             "nohup dcg allowlist add 'core.git:*' --user",
             "timeout 5 dcg confirm 7f3a",
             'sh -c "echo y | dcg confirm 7f3a"',
+            # a lookup that fails in the hook's PATH may succeed in the agent's shell
+            "X=$(command -v dcg || echo npm); $X allow-once 9b2e",
+            "X=$(command -v not-here-dcg || echo dcg); $X confirm 7f3a",
+            "P=$(which python9 || echo npm); $P -m dcg allowlist add core.git:reset-hard",
+            "R=$(command -v uvx-missing || command -v uvx || echo x); $R dcg session clear",
+            "X=$(command -v pnpm && echo dcg); $X install",
         )
     )
 ]
@@ -350,6 +356,10 @@ READS = [
             "dcg audit --help",
             "python3 -m dcg explain 'git push'",
             "which dcg",
+            # a package manager looked up with a fallback: known whichever is found
+            "PM=$(command -v pnpm || echo npm); $PM install",
+            "PM=$(command -v pnpm || command -v yarn || echo npm); $PM install --frozen-lockfile",
+            "PM=$(command -v pnpm || echo npm); $PM config set registry https://r.example",
             "dcg --version",
             "pip show dcg",
             "pip install requests",

@@ -57,7 +57,10 @@ def piped_text(pipe: Simple) -> str | None:
 
 def static_output(tokens: list[Token], env: Vars) -> str | None:
     """The output of $(echo WORDS), $(printf %s WORD), $(mktemp …) or a program looked up
-    on PATH ($(which dcg), $(command -v dcg), $(type -P dcg)), when it is known."""
+    on PATH ($(which dcg), $(command -v dcg), $(type -P dcg)), when it is known; of
+    alternatives (`$(command -v pnpm || echo npm)`) the first that succeeds."""
+    if any(kind == "o" for kind, *_ in tokens):
+        return _first_found(tokens, env)
     from dcg.shell.words import expand
 
     args: list[str] = []
@@ -84,6 +87,44 @@ def static_output(tokens: list[Token], env: Vars) -> str | None:
         names = [a for a in args[1:] if not a.startswith("-")]
         return on_path(names[0], env) if len(names) == 1 else None
     return None
+
+
+def _first_found(tokens: list[Token], env: Vars) -> str | None:
+    """``A || B || …`` where each is a lookup on PATH (it fails when nothing is found) or
+    an echo/printf (it succeeds): the output of the first that succeeds."""
+    parts: list[list[Token]] = [[]]
+    for token in tokens:
+        if token[0] != "o":
+            parts[-1].append(token)
+        elif token[1] == "||" and parts[-1]:
+            parts.append([])
+        else:
+            return None
+    for part in parts:
+        first = part[0][2]
+        name = first.literal() if first is not None else None
+        lookup = name in ("command", "type", "which")
+        if not lookup and name not in ("echo", "printf"):
+            return None
+        out = static_output(part, env)
+        if out is not None or not lookup:
+            return out
+        looked = [a for a in (w.literal() for _, _, w, _ in part[1:] if w) if a and a[0] != "-"]
+        if not looked or _may_launch(looked[-1]):
+            return None  # found by the agent's shell, it might start dcg: unknown
+    return None
+
+
+# Programs that can start any other (dcg included) from their arguments: a lookup of one
+# that fails in the hook's PATH may still succeed in the agent's shell.
+_LAUNCHERS = frozenset(("uv", "uvx", "pipx", "pip-run", "sh", "bash", "dash", "zsh", "ksh",
+    "fish", "busybox", "env", "sudo", "doas", "su", "nohup", "setsid", "timeout", "nice",
+    "script", "xargs", "perl", "ruby", "node", "deno", "bun", "php", "lua", "tclsh",
+    "pwsh", "exec", "command", "builtin"))  # fmt: skip
+
+
+def _may_launch(name: str) -> bool:
+    return "dcg" in name or name.startswith(("python", "pypy", "py")) or name in _LAUNCHERS
 
 
 def on_path(name: str, env: Vars) -> str | None:
