@@ -176,6 +176,7 @@ PASS = [
     ("docker run alpine", "docker-daemon"),
     ('docker run -v "$PWD":/w:ro myimage', "docker-daemon"),
     ("docker run -v data:/var/lib/x myimage", "docker-daemon"),
+    ('D=$(mktemp -d); docker run -d -v "$D:/var/lib/postgresql/data" postgres:16', "docker-daemon"),
     ('docker run --rm -v "$PWD":/app -w /app python:3.12 python -m pytest -q', "docker-daemon"),
 ]
 

@@ -325,6 +325,13 @@ def _host_mount(opts: list[str]) -> bool:
                 return True
         elif value[:1] in ("/", ".", "~", "$"):
             parts = value.split(":")
-            if len(parts) < 3 or "ro" not in parts[2].split(","):
+            if (len(parts) < 3 or "ro" not in parts[2].split(",")) and not _temp(parts[0]):
                 return True
     return False
+
+
+def _temp(source: str) -> bool:
+    """A mount of a directory inside a temp directory (a test's `mktemp -d` database)."""
+    from dcg.targets import is_temp
+
+    return source[:1] == "/" and is_temp(source)
