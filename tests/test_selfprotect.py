@@ -78,6 +78,9 @@ INVOKE += [
             "P=$(which python9 || echo npm); $P -m dcg allowlist add core.git:reset-hard",
             "R=$(command -v uvx-missing || command -v uvx || echo x); $R dcg session clear",
             "X=$(command -v pnpm && echo dcg); $X install",
+            "cp ~/.local/bin/dcg ./zzz; X=$(command -v zzz || echo npm); $X allow-once 9b2e",
+            'mkdir -p /tmp/b; cp "$(command -v dcg)" /tmp/b/zzz; PATH=/tmp/b:$PATH; '
+            "X=$(command -v zzz || echo npm); $X allow-once 9b2e",
         )
     )
 ]

@@ -110,7 +110,7 @@ def _first_found(tokens: list[Token], env: Vars) -> str | None:
         if out is not None or not lookup:
             return out
         looked = [a for a in (w.literal() for _, _, w, _ in part[1:] if w) if a and a[0] != "-"]
-        if not looked or _may_launch(looked[-1]):
+        if not looked or _may_launch(looked[-1]) or _made(looked[-1], env):
             return None  # found by the agent's shell, it might start dcg: unknown
     return None
 
@@ -121,6 +121,14 @@ _LAUNCHERS = frozenset(("uv", "uvx", "pipx", "pip-run", "sh", "bash", "dash", "z
     "fish", "busybox", "env", "sudo", "doas", "su", "nohup", "setsid", "timeout", "nice",
     "script", "xargs", "perl", "ruby", "node", "deno", "bun", "php", "lua", "tclsh",
     "pwsh", "exec", "command", "builtin"))  # fmt: skip
+
+
+def _made(name: str, env: Vars) -> bool:
+    """The line changed PATH, hashed a name, or wrote, copied, linked or moved a file of
+    that name: the lookup may find it when the line runs (dcg.shell.cmdnames)."""
+    state = env.state
+    made = [*state.files, *state.moved]
+    return "PATH" in env or bool(state.hashes) or any(p.rpartition("/")[2] == name for p in made)
 
 
 def _may_launch(name: str) -> bool:
