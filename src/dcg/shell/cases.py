@@ -81,24 +81,22 @@ def _args_now(env: Any) -> tuple[str | None, ...]:
     return tuple(env.get(k) for k in _ARG_KEYS)
 
 
-def _globals(env: Any, local: Collection[str]) -> int:
-    """What the variables a function does not declare ``local`` are (a call of itself
-    with the same arguments and these the same is the call being judged)."""
+def _globals(env: Any, local: Collection[str] = (), extra: frozenset[object] = frozenset()) -> int:
+    """What the variables are, positional parameters and ``local`` names left out, with
+    ``extra``: a call of itself with the same arguments and these the same is the call
+    being judged."""
     seen = frozenset(
         (k, v) for k, v in env.items() if not k.startswith(POSITIONAL) and k not in local
     )
     state = env.state
-    return hash((seen, state.aliases, state.namerefs, state.integers, state.nocase))
+    return hash((seen, extra, state.aliases, state.namerefs, state.integers, state.nocase))
 
 
 def _values(name: str, ctx: Any, work: Work) -> int:
     """What the variables are at the call, its prefix assignments included (its
     positional parameters are its arguments)."""
-    env = ctx.env
     prefix = frozenset((k, v) for k, v in work.assigns.items() if k[:1] != "\x00")
-    seen = frozenset((k, v) for k, v in env.items() if not k.startswith(POSITIONAL))
-    state = env.state
-    return hash((seen, prefix, state.aliases, state.namerefs, state.integers, state.nocase))
+    return _globals(ctx.env, extra=prefix)
 
 
 # Readings of one function with the same arguments that skipped branches by values: past
