@@ -290,7 +290,7 @@ SHRED = [
     ("shred -u ~/.ssh/canary", SH, S),
     ("shred -u canary.txt", SH, S),
     ("find src -type f -exec shred -u {} +", FD, S),
-    ("shred -s 1 src/canary", SH, S),
+    ("shred -s 4 src/canary", SH, S),
     ("nice shred -u src/canary", SH, S),
 ]
 
