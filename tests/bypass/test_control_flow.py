@@ -23,6 +23,7 @@ from sandbox import BASH, bash, commit_then_change, hook_verdict, lost, write_fi
 RM = "core.filesystem:rm-rf"
 RESET = "core.git:reset-hard"
 DYN = "core.shell:dynamic-command"
+OPAQUE = "core.shell:opaque-exec"
 
 STOP = [
     # subshells, pipelines and background jobs keep their assignments
@@ -54,6 +55,10 @@ STOP = [
     ("c=ls; [ -d nothing ] || c=export; $c d=rm; $d -rf src", RM),
     ("c=ls; [ -d nothing ] || c='bash -c'; $c 'rm -rf src'", RM),
     ("c=true; [ -d nothing ] || c=false; if $c; then :; else rm -rf src; fi", RM),
+    # an alias or a hashed name given another value on a branch that may run is unknown
+    ("shopt -s expand_aliases\nalias r=ls\n[ -f x ] || alias r=rm\nr -rf src", OPAQUE),
+    ("shopt -s expand_aliases\nc=ls; [ -f x ] || c=rm\nalias r=$c\nr -rf src", OPAQUE),
+    ("hash -p /bin/ls r; [ -f x ] || hash -p /bin/rm r; r -rf src", DYN),
     # a function's variables come from the call's arguments, not the empty ones where
     # it is defined; a call not walked again leaves them unknown
     ("f() { c=$1; }; f rm; $c -rf src", RM),
