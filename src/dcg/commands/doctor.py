@@ -287,15 +287,13 @@ def _older(found: str, since: str) -> bool:
 
 
 def entry_finding(scope: str, entry: str, fix: str, python: str | None = None) -> Finding:
-    """The registered entry file: its compiled form, fresh, or its source (compiled by
-    Python on every call), or a compiled form older than its source (which then runs the
-    source), or one for another Python than ``python``, the registered interpreter (which
-    refuses it: the hook cannot run)."""
-    from dcg import bundle
-
-    package = _hooks.package_of(entry)
-    compiled = entry != os.path.join(package, _hooks.ENTRY_NAME)
-    if compiled and python is not None and _same_program(python, sys.executable):
+    """The registered entry file: ``_entry.py``, or what an older install registered in its
+    place (which ``dcg install`` replaces): ``_fast.py``, compiled by Python on every call,
+    or its compiled copy, which the registered interpreter ``python`` refuses once it is
+    another version than the one that wrote it (the hook cannot run)."""
+    if not _hooks.old_entry(entry):
+        return Finding(scope, "entry file", True, False, entry, "")
+    if entry.endswith(".pyc") and python is not None and _same_program(python, sys.executable):
         import importlib.util
 
         with open(entry, "rb") as f:
@@ -303,16 +301,11 @@ def entry_finding(scope: str, entry: str, fix: str, python: str | None = None) -
         if magic != importlib.util.MAGIC_NUMBER:
             detail = f"{entry} was compiled for another version of {python}, which refuses it"
             return Finding(scope, "entry file", False, True, detail, fix)
-    if not compiled:
-        detail = f"{entry}: its source, which Python compiles on every call (about 1.5 ms)"
-        return Finding(scope, "entry file", False, False, detail, fix)
-    if not bundle.entry_fresh(package):
-        detail = (
-            f"{entry} was compiled from an older {_hooks.ENTRY_NAME} (an upgrade or an edit): "
-            "every call runs the source instead"
-        )
-        return Finding(scope, "entry file", False, False, detail, fix)
-    return Finding(scope, "entry file", True, False, entry, "")
+    detail = (
+        f"{entry}: an older install's entry file (Python compiles it on every call, or "
+        f"refuses its compiled form after an interpreter upgrade); {_hooks.ENTRY_NAME} replaces it"
+    )
+    return Finding(scope, "entry file", False, False, detail, fix)
 
 
 def _same_program(a: str, b: str) -> bool:
