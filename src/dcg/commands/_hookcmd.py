@@ -91,9 +91,12 @@ def fast_command(agent: str, python: str, entry: str) -> str:
 
 
 def agent_args(agent: str) -> str:
-    # Claude Code is what `dcg hook` assumes for its shape; the others are named so that a
-    # payload that looks like another agent's is still read the right way.
-    return "" if agent == "claude" else f" --agent {agent}"
+    """`` --agent NAME``, except for the agent whose spec says its command names none
+    (``bare``: the payload plain ``dcg hook`` is documented for); the others are named so
+    that a payload that looks like another agent's is still read the right way."""
+    from dcg.agents import spec
+
+    return "" if spec(agent).bare else f" --agent {agent}"
 
 
 class Parsed(NamedTuple):

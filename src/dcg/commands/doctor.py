@@ -239,10 +239,12 @@ def check_agent(
     fix = "" if ok else "run `dcg test 'git reset --hard'` and check `dcg config response`"
     out.append(Finding(scope, "self-test", ok, not ok, detail, fix))
     out.append(failure_mode(agent))
-    if agent == "opencode":
-        from dcg.commands import _opencode
-
-        out.append(opencode_loads(_opencode.version(), text, path))
+    check = _hooks.SPECS[agent].check
+    if check is not None:
+        name, ok, fatal, detail = check(text, path)
+        out.append(
+            Finding(agent, name, ok, fatal, detail, "" if ok else f"dcg install --agent {agent}")
+        )
     return out
 
 
@@ -330,20 +332,6 @@ def check_hook_options(scope: str, command: str, fix: str) -> list[Finding]:
     notices: list[str] = []
     parse_flags(parsed.args, notices)
     return [Finding(scope, "hook options", False, True, n, fix) for n in notices]
-
-
-def opencode_loads(found: str | None, text: str | None, path: str | None = None) -> Finding:
-    """Whether the OpenCode found runs the plugin dcg installed: loaded by that OpenCode
-    itself where it answers (``opencode debug config``), else judged by its version."""
-    from dcg.commands import _opencode
-
-    ok, fatal, detail = _opencode.loads(found, text)
-    real = _opencode.real_load(text) if text and path else None
-    if real is not None:
-        ok, fatal, detail = real[0], not real[0], f"OpenCode {found or '?'}: {real[1]}"
-    return Finding(
-        "opencode", "plugin loads", ok, fatal, detail, "" if ok else "dcg install --agent opencode"
-    )
 
 
 def _read(path: str) -> str | None:
