@@ -27,7 +27,7 @@ from dcg._fast import EXTENSION, FORMAT, MAGIC, bundle_path, source_path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from dcg._fast import Index
+    from dcg._fast import Entry
 
 # The entry file and dcg._fast are loaded before the bundle is open.
 _SKIPPED = ("dcg.cli", "dcg.commands", "dcg.__main__", "dcg._fast", "dcg._entry")
@@ -126,7 +126,7 @@ def build(package: str) -> str:
     compile (the bundle is then left as it was).
     """
     found = modules(package)
-    index: Index = {}
+    index: dict[str, Entry] = {}
     blobs: list[bytes] = []
     offset = 0
     imported: set[str] = set()  # for the extension modules' entries
@@ -155,11 +155,16 @@ def build(package: str) -> str:
     for dotted, origin in extension_files(imported).items():
         st = os.stat(origin)
         index[dotted] = (origin, st.st_mtime_ns, st.st_size, False, EXTENSION, 0, (), 0)
-    head = marshal.dumps(index)
+    head = pack_index(index)
     path = bundle_path(package)
     os.makedirs(os.path.dirname(path), exist_ok=True)
     _write_atomically(path, [FORMAT + MAGIC + len(head).to_bytes(4, "little") + head, *blobs])
     return path
+
+
+def pack_index(index: dict[str, Entry]) -> bytes:
+    """The index as the bundle stores it: each entry marshalled on its own (read_index)."""
+    return marshal.dumps({name: marshal.dumps(entry) for name, entry in index.items()})
 
 
 # A module that says ``DERIVED: … = None`` at its top level gets, in its bundled code, what
@@ -298,7 +303,7 @@ def stale(package: str) -> list[str]:
     return out
 
 
-def read_index(package: str) -> Index | None:
+def read_index(package: str) -> dict[str, Entry] | None:
     """The index of ``package``'s bundle for this interpreter; None when there is none."""
     from dcg import _fast
 
@@ -310,7 +315,12 @@ def read_index(package: str) -> Index | None:
         found = _fast.read_index(fd)
     finally:
         os.close(fd)
-    return None if found is None else found[0]
+    if found is None:
+        return None
+    try:
+        return {name: marshal.loads(raw) for name, raw in found[0].items()}
+    except (EOFError, ValueError, TypeError):
+        return None
 
 
 def main() -> int:
