@@ -1,11 +1,12 @@
 """The hook's start: the bundle's importer and ``main``, loaded by the entry file.
 
-The registered command is ``<python> -I -S <package>/_entry.py [hook flags]``: isolated mode (no
-``PYTHON*`` variables, no script directory on ``sys.path``) and no ``site`` (which costs a
-bare start a third again, and more with ``.pth`` files). What ``site`` would have added is
-not needed: the hook imports only the standard library and this package, and the package
-is found from this file's own location — the directory holding ``dcg/`` — whatever
-installed it (a venv, pipx, ``uv tool``, ``pip --user``, an editable checkout's ``src/``).
+The registered command is ``<python> -I -S <package>/_entry.py [hook flags]``: isolated
+mode (no ``PYTHON*`` variables, no script directory on ``sys.path``) and no ``site``
+(which costs a bare start a third again, and more with ``.pth`` files). What ``site``
+would have added is not needed: the hook imports only the standard library and this
+package, and the package is found from this file's own location — the directory holding
+``dcg/`` — whatever installed it (a venv, pipx, ``uv tool``, ``pip --user``, an editable
+checkout's ``src/``).
 Nothing but built-in modules is imported before the hook itself.
 
 The package's modules are then loaded from its *bundle* when there is one: a single file,
@@ -20,7 +21,8 @@ The registered file is not this one but :mod:`dcg._entry`, a few lines that load
 module's cached bytecode with Python's own source loader and call :func:`main`: Python
 compiles a script it is given on every run (about 1.5 ms for this file), and only that
 script. Run as a script itself (``python -I -S …/dcg/_fast.py``, what older installs
-registered where they could not write their compiled entry) it works the same way.
+registered where they could not write their compiled entry) it works the same way, and so
+it does when such a compiled entry, finding this file changed, runs it as ``__main__``.
 """
 
 import sys
