@@ -55,6 +55,12 @@ REGISTRY: tuple[tuple[str, tuple[str, ...]], ...] = (
             "rm",
             "find",
             "rimraf",
+            # Node deleters besides rimraf (dcg.safe_delete.NODE_DELETERS).
+            "del-cli",
+            "del ",
+            "del@",
+            "trash",
+            "premove",
             "shred",
             "srm",
             "truncate",

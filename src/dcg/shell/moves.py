@@ -146,8 +146,10 @@ def _cleaned(work: Work, env: Vars) -> None:
 def stands_for(work: Work, env: Vars) -> None:
     """Add to a deletion the paths whose content its targets hold since an earlier ``mv`` or
     ``ln -s`` on the line, so that they are judged as the deletion's targets too."""
+    from dcg.shell.deleters import node_deleter_operands
+
     argv = work.argv
-    if argv[0] not in _DELETERS:
+    if argv[0] not in _DELETERS and node_deleter_operands(argv) is None:
         if len(argv) > 1:
             _cleaned(work, env)
         return

@@ -185,17 +185,33 @@ PACK = Pack(
             "rimraf",
             keep="files",
             severity="high",
-            pattern=r"(?:^| )rimraf(?: |$)",
-            keywords=("rimraf",),
+            pattern=r"(?:^| |/)(?:rimraf|del-cli|del|trash-cli|trash|premove)(?:@\S*)?(?: |$)",
+            keywords=("rimraf", "del-cli", "del ", "del@", "trash", "premove"),
             check=rimraf_outside_temp,
-            reason="rimraf deletes directory trees like rm -rf",
+            reason="rimraf (or del-cli, trash, premove) deletes directory trees like rm -rf",
             explanation=(
-                "rimraf (often run through npx, pnpm dlx or bunx) is the Node ecosystem's "
-                "rm -rf: it deletes whole trees without asking."
+                "rimraf, del-cli (del), trash-cli (trash) and premove, often run through npx, "
+                "pnpm dlx, yarn dlx or bunx, are the Node ecosystem's rm -rf: they delete "
+                "whole trees (trash moves them out of the project) without asking."
             ),
             alternative="delete only the exact build output, or move it to /tmp",
-            blocks=("npx rimraf src", "rimraf lib dist", "pnpm dlx rimraf packages"),
-            allows=("npx rimraf /tmp/out", "npm run build", "npx rimraf dist coverage"),
+            blocks=(
+                "npx rimraf src",
+                "rimraf lib dist",
+                "pnpm dlx rimraf packages",
+                "npx del-cli src",
+                "yarn dlx del-cli lib",
+                "npx trash src",
+                "bunx premove src",
+            ),
+            allows=(
+                "npx rimraf /tmp/out",
+                "npm run build",
+                "npx rimraf dist coverage",
+                "npx del-cli dist",
+                "npm run del",
+                "npx del-cli --dry-run src",
+            ),
         ),
         Rule(
             "rsync-delete",
