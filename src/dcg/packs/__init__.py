@@ -61,6 +61,8 @@ REGISTRY: tuple[tuple[str, tuple[str, ...]], ...] = (
             "del@",
             "trash",
             "premove",
+            # Many files emptied or replaced at once (dcg.keywords.MANY_WRITES).
+            "\x00many-writes",
             "shred",
             "srm",
             "truncate",

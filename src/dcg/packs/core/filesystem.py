@@ -1,6 +1,8 @@
 """Recursive deletion with rm and find, judged by what the targets could reach."""
 
 from dcg.bulk_delete import rsync_delete_outside_temp, tar_remove_outside_temp
+from dcg.keywords import MANY_WRITES
+from dcg.manywrites import many_overwrites_outside_temp
 from dcg.model import Pack, Rule
 from dcg.safe_delete import (
     find_delete_outside_temp,
@@ -180,6 +182,36 @@ PACK = Pack(
             alternative="keep a copy first (cp FILE /tmp/), or use git to restore a tracked file",
             blocks=("truncate -s 0 src/main.c", "truncate --size=0 data.db", "truncate -s -1K x"),
             allows=("truncate -s 1G disk.img", "truncate -s 0 /tmp/app.log", "truncate --help"),
+        ),
+        Rule(
+            "truncate-many",
+            keep="contents",
+            severity="high",
+            pattern=r">|^(?:tee|cp|dd|install|sponge)(?: |$)",
+            keywords=(MANY_WRITES,),
+            check=many_overwrites_outside_temp,
+            reason="many files emptied or replaced at once (a glob or a loop over their names)",
+            explanation=(
+                "A redirection, tee, cp, dd or sponge whose target is every file of a glob, "
+                "a loop over a command's output or find's and xargs' names empties or "
+                "replaces each of them: like rm of the same files, their content is gone, "
+                "and a glob of many files is a tree in effect."
+            ),
+            alternative='write to new names ("$f.new") and check them before moving them over',
+            blocks=(
+                'for f in src/*; do : > "$f"; done',
+                "tee src/* </dev/null",
+                'for f in $(git ls-files); do > "$f"; done',
+                'git ls-files | while read f; do cp /dev/null "$f"; done',
+                "git ls-files | xargs -n1 cp /dev/null",
+            ),
+            allows=(
+                ": > src/main.py",
+                'for f in src/*; do sed s/a/b/ "$f" > "$f.new"; done',
+                'for f in /tmp/x/*; do : > "$f"; done',
+                "ls *.py > files.txt",
+                "make 2>&1 | tee build.log",
+            ),
         ),
         Rule(
             "rimraf",
