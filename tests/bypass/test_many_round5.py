@@ -33,6 +33,14 @@ MANY = "core.filesystem:truncate-many"
 TRUNCATE = "core.filesystem:truncate"
 RIMRAF = "core.filesystem:rimraf"
 RM = "core.filesystem:rm-rf"
+OPAQUE = "core.shell:opaque-exec"
+AWK = "echo 'BEGIN{system(\"rm -rf src\")}'"
+# A shared object whose constructor deletes the work once gawk loads it (it then fails
+# as an extension, too late).
+LIB = (
+    "printf '#include <stdlib.h>\\n__attribute__((constructor)) static void f(void)"
+    '{system(\\"rm -rf src\\");}\\n\' > e.c'
+)
 # (line, rule, program that must be installed to prove it)
 STOP = [
     # many files emptied or replaced: a loop's glob
@@ -113,6 +121,24 @@ STOP = [
     ('mv src "$TMPDIR/junk-$$"; rm -rf "$TMPDIR"/junk-*', RM, "bash"),
     ('mv src "$TMPDIR/x"; rm -rf "$TMPDIR"/?', RM, "bash"),
     ('mv src "$TMPDIR/x"; rm -rf "$TMPDIR"/x', RM, "bash"),
+    # gawk: a program file included from the command line's program, native extensions
+    (f"{AWK} > f.awk; gawk -e '@include \"f.awk\"'", RM, "gawk"),
+    (f"{AWK} > f.awk; gawk '@include \"f.awk\"; BEGIN{{}}'", RM, "gawk"),
+    (f"{AWK} > lib.awk; gawk -v x=1 '@include \"lib\"; BEGIN{{}}'", RM, "gawk"),
+    (f"{AWK} > lib.awk; gawk --source='@include \"lib.awk\"' 'BEGIN{{}}'", RM, "gawk"),
+    (f"{AWK} > lib.awk; gawk -F: -- '@include \"lib.awk\"'", RM, "gawk"),
+    (f"{AWK} > lib.awk; printf '@include \"lib.awk\"\\n' > m.awk; gawk -f m.awk", RM, "gawk"),
+    (f"{AWK} > f.awk; gawk -i f.awk 'BEGIN{{}}'", RM, "gawk"),
+    (f"{AWK} > f.awk; AWKPATH=. gawk -i f 'BEGIN{{}}'", RM, "gawk"),
+    (f"{LIB} && gcc -shared -fPIC -o x.so e.c && gawk -l ./x.so 'BEGIN{{}}'", OPAQUE, "gcc"),
+    (f"{LIB} && gcc -shared -fPIC -o x.so e.c && gawk --load=./x.so 'BEGIN{{}}'", OPAQUE, "gcc"),
+    (f"{LIB} && gcc -shared -fPIC -o x.so e.c && gawk '@load \"./x\"; BEGIN{{}}'", OPAQUE, "gcc"),
+    (
+        f"{LIB} && gcc -shared -fPIC -o x.so e.c && printf '@load \"./x\"\\n' > m.awk && "
+        "gawk -f m.awk",
+        OPAQUE,
+        "gcc",
+    ),
 ]
 # Programs whose proof would fetch a package from a registry.
 NOT_RUN = ("npx",)
@@ -148,6 +174,13 @@ PASS = [
     "mv src build; ls build; mv build src",
     'd=$(mktemp -d); mv a.txt "$d"; ls "$TMPDIR"/tmp.*',
     'd=$(mktemp -d); mv dist "$d"; rm -rf "$d"',
+    "awk '{print $1}' a.txt",
+    "awk -F: '{print $1}' /etc/passwd",
+    'gawk -l filefuncs \'BEGIN{stat("a.txt", s); print s["size"]}\'',
+    "gawk '@load \"time\"; BEGIN{print gettimeofday()}'",
+    "gawk -i inplace '{print}' a.txt",
+    "echo 'BEGIN{print 1}' > f.awk; gawk -e '@include \"f.awk\"'",
+    "echo '@load \"./x\"'",
 ]
 
 # Tools that delete an output directory without naming it (dcg.shell.moves._CLEANERS),
