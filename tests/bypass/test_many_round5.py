@@ -68,6 +68,9 @@ STOP = [
     # … find's and xargs' names
     ("find src -name '*.py' -exec sh -c ': > \"$1\"' _ {} \\;", MANY, "find"),
     ("find src -type f -exec cp /dev/null {} \\;", MANY, "find"),
+    ("find src -type f -exec sh -c 'for f; do : > \"$f\"; done' _ {} +", MANY, "find"),
+    ('sh -c \'for f in "$@"; do : > "$f"; done\' _ src/*', MANY, "sh"),
+    ("bash -c 'for f; do cp /dev/null \"$f\"; done' x src/*.py", MANY, "bash"),
     ("find src -type f | xargs -I{} sh -c ': > {}'", MANY, "xargs"),
     ("ls src | xargs -I{} sh -c ': > src/{}'", MANY, "xargs"),
     ("git ls-files -z | xargs -0 -n1 cp /dev/null", MANY, "xargs"),
@@ -161,6 +164,8 @@ PASS = [
     "ls *.py > files.txt",
     "make 2>&1 | tee build.log",
     "git ls-files | xargs wc -l > stats.txt",
+    "sh -c 'for f; do wc -l \"$f\"; done' _ src/*",
+    'find src -type f -exec sh -c \'for f; do cat "$f" > "$f.bak"; done\' _ {} +',
     "echo 'for f in src/*; do : > \"$f\"; done'",
     "git commit -qm 'empty them: for f in src/*; do : > $f; done'",
     "npx rimraf dist",
