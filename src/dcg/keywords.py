@@ -40,11 +40,11 @@ def _has_brace(text: str) -> bool:
 
 
 # A pseudo keyword: the text may empty or replace many files at once (dcg.manywrites): a
-# write (a truncating `>`, tee, cp, dd, install, sponge) and many names (a loop, find
+# write (a truncating `>`, tee, cp, mv, ln, dd, install, sponge) and many names (a loop, find
 # -exec, xargs, a glob, the names a loop or `read` holds; an empty source, for a command
 # xargs gives its names to: `… | xargs -n1 cp /dev/null`).
 MANY_WRITES = "\x00many-writes"
-_WRITE_WORDS = ("tee", "cp", "dd", "install", "sponge")
+_WRITE_WORDS = ("tee", "cp", "dd", "install", "sponge", "mv", "ln")
 _MANY_WORDS = (
     "done",
     "xargs",

@@ -33,8 +33,8 @@ def _letter(argv: tuple[str, ...], short: str, long: str) -> bool:
 
 def written(command: Command) -> tuple[list[str], list[str]]:
     """(what the command empties or replaces, the words it reads): truncating redirections,
-    ``tee`` without ``-a``, the destination of ``cp``/``install`` (without ``-n``), ``dd
-    of=``, ``sponge``; an empty destination list with no operand when ``xargs`` adds it."""
+    ``tee`` without ``-a``, the destination of ``cp``/``install``/``mv`` (without ``-n``)
+    and ``ln -f``, ``dd of=``, ``sponge``."""
     from dcg.shell.moves import move_args
 
     argv = command.argv
@@ -43,7 +43,9 @@ def written(command: Command) -> tuple[list[str], list[str]]:
     name = argv[0] if argv else ""
     if name == "tee" and not _letter(argv, "a", "--append"):
         out += [a for a in argv[1:] if a[:1] != "-"]
-    elif name in ("cp", "install") and not _letter(argv, "n", "--no-clobber"):
+    elif (name in ("cp", "install", "mv") and not _letter(argv, "n", "--no-clobber")) or (
+        name == "ln" and _letter(argv, "f", "--force")
+    ):
         ops = move_args(list(argv[1:]))
         out += ops[-1:] if len(ops) > 1 else []
         read += ops[:-1]
@@ -76,7 +78,9 @@ def many_overwrites_outside_temp(command: Command, cwd: str) -> bool:
     targets, read = written(command)
     argv = command.argv
     if not targets:  # `… | xargs -n1 cp /dev/null`: xargs adds the destination
-        adds = argv[:1] in (("cp",), ("install",), ("tee",), ("sponge",))
+        adds = argv[:1] in (("cp",), ("install",), ("tee",), ("sponge",)) or (
+            argv[:1] == ("ln",) and _letter(argv, "f", "--force")
+        )
         return adds and _fed_by_xargs(command) and len([a for a in argv if a[:1] != "-"]) <= 2
     many: list[str] = []
     for word in targets:

@@ -57,6 +57,9 @@ STOP = [
     ('for f in src/*; do dd if=/dev/null of="$f"; done', MANY, "dd"),
     ('for f in src/*; do dd if=/dev/zero of="$f" bs=1 count=0; done', MANY, "dd"),
     ('for f in src/*; do echo | sponge "$f"; done', MANY, "sponge"),
+    ('for f in src/*; do ln -sf /dev/null "$f"; done', MANY, "ln"),
+    ('for f in src/*; do echo x > e; mv -f e "$f"; done', MANY, "mv"),
+    ("git ls-files | xargs -n1 ln -sf /dev/null", MANY, "xargs"),
     ('cd src && for f in *; do : > "$f"; done', MANY, "bash"),
     # … a loop over a command's output, or names read
     ('for f in $(git ls-files); do > "$f"; done', MANY, "git"),
@@ -155,6 +158,8 @@ PASS = [
     'for f in src/*.py; do cp "$f" "${f%.py}.txt"; done',
     'for f in $(git ls-files); do cp "$f" "$TMPDIR/$f"; done',
     'for f in src/*; do cp -n /dev/null "$f"; done',
+    'for f in src/*.py; do mv "$f" "${f%.py}.txt"; mv "${f%.py}.txt" "$f"; done',
+    'for f in src/*; do ln -s "$f" "$f.link"; done',
     'for f in src/*; do tee -a "$f" < /dev/null; done',
     'for f in src/*; do echo "$f" >> list.txt; done',
     'for f in src/*.py; do wc -l "$f"; done > counts.txt',

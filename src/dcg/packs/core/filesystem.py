@@ -187,15 +187,15 @@ PACK = Pack(
             "truncate-many",
             keep="contents",
             severity="high",
-            pattern=r">|^(?:tee|cp|dd|install|sponge)(?: |$)",
+            pattern=r">|^(?:tee|cp|mv|ln|dd|install|sponge)(?: |$)",
             keywords=(MANY_WRITES,),
             check=many_overwrites_outside_temp,
             reason="many files emptied or replaced at once (a glob or a loop over their names)",
             explanation=(
-                "A redirection, tee, cp, dd or sponge whose target is every file of a glob, "
-                "a loop over a command's output or find's and xargs' names empties or "
-                "replaces each of them: like rm of the same files, their content is gone, "
-                "and a glob of many files is a tree in effect."
+                "A redirection, tee, cp, mv, ln -f, dd or sponge whose target is each file "
+                "of a glob, of a loop over a command's output or of find's and xargs' names "
+                "empties or replaces each of them: like rm of the same files, their content "
+                "is gone, and a glob of many files is a tree in effect."
             ),
             alternative='write to new names ("$f.new") and check them before moving them over',
             blocks=(
