@@ -112,6 +112,8 @@ STOP = [
     ("prename 's/src/dist/' src && rm -rf dist", RM, "prename"),
     ("rename -v 's|src|node_modules|' src; rm -rf node_modules", RM, "rename"),
     ("rename 's/^/x/' src; rm -rf xsrc", RM, "rename"),
+    ("rename 's/(.*)/$1.bak/' src; rm -rf src.bak", RM, "rename"),
+    ("rename 's/(.)/X/' src && rm -rf Xrc", RM, "rename"),
     ("mmv src build; rm -rf build", RM, "mmv"),
     ("mmv 'src/*' 'build/#1'; rm -rf build", RM, "mmv"),
     # … an interpreter's rename
@@ -181,6 +183,8 @@ PASS = [
     "echo npx del-cli src",
     "mv a.txt /tmp/",
     "rename 's/\\.txt$/.md/' *.txt",
+    "rename 's/\\.txt$/.md/' *.txt; rm -rf dist",
+    "rename 's/foo/bar/' src/*.py; rm -rf build",
     "mv src build; ls build; mv build src",
     'd=$(mktemp -d); mv a.txt "$d"; ls "$TMPDIR"/tmp.*',
     'd=$(mktemp -d); mv dist "$d"; rm -rf "$d"',

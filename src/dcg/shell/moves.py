@@ -131,9 +131,10 @@ def _perl_subst(expr: str) -> tuple[str, str, bool] | None:
 
 def record_renames(argv: list[str], env: Vars) -> None:
     """Record what a rename tool moves: each file's new name from a literal ``s/FROM/TO/``
-    or util-linux's ``FROM TO`` (an expression dcg cannot apply renames every file given
-    to a name of its directory: ``DIR/*`` then stands for it); mmv's ``FROM TO`` with its
-    wildcards cut at the first one (``mmv 'src/*' 'lib/#1'`` moves src's files to lib)."""
+    or util-linux's ``FROM TO`` (an expression dcg cannot apply renames each path named,
+    not globbed, to a name of its directory: ``DIR/*`` then stands for it); mmv's ``FROM
+    TO`` with its wildcards cut at the first one (``mmv 'src/*' 'lib/#1'``: src's files to
+    lib)."""
     ops = [a for a in argv[1:] if a[:1] != "-"]
     if argv[0] == "mmv":
         if len(ops) == 2:
@@ -148,6 +149,8 @@ def record_renames(argv: list[str], env: Vars) -> None:
     else:
         return
     for name in files:
+        if subst is None and any(c in name for c in "*?["):
+            continue  # files of a pattern renamed by an expression: files, not a tree
         if subst is None:
             head = name.rstrip("/").rpartition("/")[0]
             new = f"{head}/*" if head else "*"
@@ -212,6 +215,8 @@ def _matched(target: str, dest: str) -> str | None:
 
         return dest if has_glob(target) or "$" in target else None
     if target == "/" or dest == target or dest.startswith(bare + "/"):
+        return bare
+    if dest.endswith("/*") and path_match(dest, bare):  # renamed by an expression: any name
         return bare
     if not has_glob(target):
         return None
