@@ -134,19 +134,9 @@ _WRITERS = ("cp", "sed")
 
 def writes_hint(text: str) -> bool:
     """The (scan-normalised) payload may overwrite a file: ``> f``, ``cp``, ``sed -i``."""
-    from dcg.keywords import mentions
+    from dcg.keywords import mentions, redirects_over
 
-    i = text.find(">")
-    while i >= 0:
-        j = i + 1
-        if text[j : j + 1] == ">":  # an append destroys nothing
-            i = text.find(">", j + 1)
-            continue
-        rest = text[j : j + 12].lstrip(" ")
-        if not rest.startswith(("&", "/dev/null")):
-            return True
-        i = text.find(">", j)
-    return mentions(text, _WRITERS)
+    return redirects_over(text) or mentions(text, _WRITERS)
 
 
 def needs_engine(text: str) -> bool:

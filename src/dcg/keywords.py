@@ -39,14 +39,61 @@ def _has_brace(text: str) -> bool:
     return False
 
 
+# A pseudo keyword: the text may empty or replace many files at once (dcg.manywrites): a
+# write (a truncating `>`, tee, cp, mv, ln, dd, install, sponge) and many names (a loop, find
+# -exec, xargs, a glob, the names a loop or `read` holds; an empty source, for a command
+# xargs gives its names to: `… | xargs -n1 cp /dev/null`).
+MANY_WRITES = "\x00many-writes"
+_WRITE_WORDS = ("tee", "cp", "dd", "install", "sponge", "mv", "ln")
+_MANY_WORDS = (
+    "done",
+    "xargs",
+    "parallel",
+    "-exec",
+    "-ok",
+    "{}",
+    "$(…)",
+    "`…`",
+    "*",
+    "/dev/null",
+    "/dev/zero",
+)
+
+
+def redirects_over(text: str) -> bool:
+    """The (scan-normalised) text has a ``>`` that is not an append or to ``/dev/null``."""
+    i = text.find(">")
+    while i >= 0:
+        j = i + 1
+        if text[j : j + 1] == ">":  # an append destroys nothing
+            i = text.find(">", j + 1)
+            continue
+        rest = text[j : j + 12].lstrip(" ")
+        if not rest.startswith(("&", "/dev/null")):
+            return True
+        i = text.find(">", j)
+    return False
+
+
+def _many_writes(text: str) -> bool:
+    def any_of(words: tuple[str, ...]) -> bool:
+        return any(has_keyword(text, k) for k in words if k in text)
+
+    return any_of(_MANY_WORDS) and (redirects_over(text) or any_of(_WRITE_WORDS))
+
+
 def has_keyword(text: str, keyword: str) -> bool:
     """True when ``keyword`` occurs in ``text`` at the start of a word.
 
     A keyword that starts with a letter or digit must not be preceded by one, so that
     ``rm`` is found in ``/bin/rm -rf`` and ``$(rm …)`` but not in ``permission_mode``.
     """
+    if keyword == BRACE:
+        return _has_brace(text)
+    if keyword == MANY_WRITES:
+        return _many_writes(text)
     if not keyword[0].isalnum():
-        return keyword in text if keyword != BRACE else _has_brace(text)
+        return keyword in text
     i = text.find(keyword)
     while i >= 0:
         if i == 0:
@@ -71,7 +118,9 @@ def mentions(text: str, keywords: tuple[str, ...]) -> bool:
         has_keyword(text, k) for k in keywords if k in text
     ):
         return True
-    return BRACE in keywords and _has_brace(text)
+    if BRACE in keywords and _has_brace(text):
+        return True
+    return MANY_WRITES in keywords and _many_writes(text)
 
 
 # A long text is indexed once: the characters it holds and its sorted distinct words
@@ -97,6 +146,8 @@ class _LongIndex:
     def has(self, text: str, keyword: str) -> bool:
         if keyword == BRACE:
             return _has_brace(text)
+        if keyword == MANY_WRITES:
+            return _many_writes(text)
         if not self.chars.issuperset(keyword):
             return False
         words = self.words

@@ -283,13 +283,13 @@ def _links_below(roots: Sequence[str]) -> list[str] | None:
 
 
 def rimraf_outside_temp(command: Command, cwd: str) -> bool:
-    """Rule check for rimraf (rm -rf for Node projects), however it is launched."""
-    argv = command.argv
-    if "rimraf" not in argv:
+    """Rule check for rimraf and the other Node deleters, however they are launched."""
+    from dcg.shell.deleters import node_deleter_operands
+
+    operands = node_deleter_operands(command.argv)
+    if not operands or any(a in ("-d", "--dry-run") for a in command.argv):
         return False
-    rest = argv[argv.index("rimraf") :]
-    operands = tuple(a for a in rest if not a.startswith("-"))
-    return any_outside_temp(Command(("rm", *operands[1:]), via=command.via), cwd)
+    return any_outside_temp(Command(("rm", *operands), via=command.via), cwd)
 
 
 def recursive_outside_temp(command: Command, cwd: str) -> bool:

@@ -55,6 +55,14 @@ REGISTRY: tuple[tuple[str, tuple[str, ...]], ...] = (
             "rm",
             "find",
             "rimraf",
+            # Node deleters besides rimraf (dcg.safe_delete.NODE_DELETERS).
+            "del-cli",
+            "del ",
+            "del@",
+            "trash",
+            "premove",
+            # Many files emptied or replaced at once (dcg.keywords.MANY_WRITES).
+            "\x00many-writes",
             "shred",
             "srm",
             "truncate",

@@ -56,8 +56,10 @@ def words(name: str, command: Command) -> list[str]:
     prog = argv[0] if argv else ""
     if prog == "find":
         return find_roots(argv)
-    if "rimraf" in argv:
-        return [a for a in argv[argv.index("rimraf") + 1 :] if not a.startswith("-")]
+    if name == "rimraf":
+        from dcg.shell.deleters import node_deleter_operands
+
+        return node_deleter_operands(argv) or []
     if prog == "git":
         sub = "worktree" if name == "worktree-remove-force" else "submodule"
         opts, ops, after = git_operands(argv, sub)

@@ -201,26 +201,73 @@ def _vim(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
 
 def _awk(work: Work, ctx: Ctx, out: list[Command], walker: Walker) -> None:
     """``awk -f PROG`` (``-fPROG``, ``--file=PROG``), gawk ``-i``/``--include``, ``-E``/
-    ``--exec`` and ``@include "FILE"`` in a program."""
+    ``--exec`` and ``@include "FILE"`` in a program (a file, ``-e``/``--source`` or the
+    program operand); a native extension gawk loads (``-l``, ``@load``) that is not one
+    of its own runs code dcg cannot see."""
     from dcg.shell.escapes import awk_program
 
-    argv, paths = work.argv, []
-    for k, a in enumerate(argv[1:], 1):
-        if a == "--":
-            break
+    argv, paths, texts, loads = work.argv, [], [], []
+    operand = True
+    k = 1
+    while k < len(argv):
+        a = argv[k]
         opt, eq, value = a.partition("=")
-        value = value if eq else (argv[k + 1] if k + 1 < len(argv) else "")
-        if opt in ("-f", "--file", "-i", "--include", "-E", "--exec"):
-            paths += [value, value + ".awk"] if opt in ("-i", "--include") else [value]
-        elif a[:2] in ("-f", "-i", "-E") and len(a) > 2:
-            paths.append(a[2:])
+        glued = a[2:] if a[:1] == "-" and a[1:2] != "-" and len(a) > 2 else ""
+        value = value if eq else glued or (argv[k + 1] if k + 1 < len(argv) else "")
+        k += 1 + (not eq and not glued and opt in _AWK_VALUED)
+        if a == "--" or a[:1] != "-":
+            if operand:
+                texts.append(argv[k] if a == "--" and k < len(argv) else a)
+            break
+        short = opt if opt[1:2] == "-" else opt[:2]
+        if short in ("-f", "--file", "-i", "--include", "-E", "--exec"):
+            paths += [value, value + ".awk"] if short in ("-i", "--include") else [value]
+            operand = operand and short in ("-i", "--include")
+        elif short in ("-e", "--source"):
+            texts.append(value)
+            operand = False
+        elif short in ("-l", "--load"):
+            loads.append(value)
+    for text in texts:
+        paths += [p for name in _directives(text, "@include") for p in (name, name + ".awk")]
+        loads += _directives(text, "@load")
+    _foreign(work, loads)
 
     def judge(text: str, shown: str) -> list[str]:
         awk_program(work, text, f"awk -f {shown}")
-        return [line.split('"')[1] for line in text.split("\n")
-                if line.strip().startswith("@include") and line.count('"') >= 2]  # fmt: skip
+        _foreign(work, _directives(text, "@load"))
+        return _directives(text, "@include")
 
     _follow(work, ctx, out, walker, paths, judge)
+
+
+# awk's options that take a value as the next word; gawk's own extensions (-l NAME).
+_AWK_VALUED = frozenset(("-f", "--file", "-i", "--include", "-E", "--exec", "-e", "--source",
+                         "-l", "--load", "-v", "--assign", "-F", "--field-separator",
+                         "-W"))  # fmt: skip
+_GAWK_EXTENSIONS = frozenset(("filefuncs", "fnmatch", "fork", "inplace", "intdiv", "ordchr",
+                              "readdir", "readdir_test", "readfile", "revoutput", "revtwoway",
+                              "rwarray", "time", "testext"))  # fmt: skip
+
+
+def _foreign(work: Work, loads: list[str]) -> None:
+    """A native extension gawk loads that is not one of its own: code dcg cannot see."""
+    if work.opaque is None and any(
+        "/" in n or n.removesuffix(".so") not in _GAWK_EXTENSIONS for n in loads
+    ):
+        work.opaque = "gawk loads a native extension dcg cannot see (-l/@load)"
+
+
+def _directives(text: str, word: str) -> list[str]:
+    """The quoted names of each ``@include "x"``/``@load "x"`` in an awk program."""
+    out: list[str] = []
+    i = text.find(word)
+    while i >= 0:
+        rest = text[i + len(word) :].lstrip(" \t")
+        if rest[:1] == '"' and '"' in rest[1:]:
+            out.append(rest[1 : rest.index('"', 1)])
+        i = text.find(word, i + 1)
+    return out
 
 
 def _operand(argv: list[str], values: str, start: int = 1) -> str:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from dcg import oslite as os
 from dcg.shell import edits, opaque, runtext, scripts
-from dcg.shell.moves import MOVERS, is_move, move_args, record_move
+from dcg.shell.moves import MOVERS, RENAMERS, is_move, move_args, record_move, record_renames
 from dcg.shell.parser import OPAQUE
 from dcg.shell.redirs import fd_writes
 from dcg.shell.state import CWD
@@ -147,6 +147,9 @@ def remember_written(simple: Simple, redirects: list[tuple[str, str]], env: Vars
         for k, a in enumerate(argv[:-1]):
             if a in ("-o", "-O", "--output", "--output-document"):
                 written.append((argv[k + 1], False))
+    elif name in RENAMERS:
+        record_renames(argv, env)
+        text = None
     elif name in MOVERS and is_move(name, argv):
         record_move(move_args(argv[2:] if name == "git" else argv[1:], name == "git"), env)
         text = None

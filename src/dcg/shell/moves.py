@@ -93,11 +93,71 @@ def _place(path: str, env: Vars) -> str:
     return _norm(path)
 
 
+def carry(child: Vars, env: Vars) -> None:
+    """What code an interpreter ran wrote and moved (``os.rename('src', 'build')``), kept
+    for the rest of the line."""
+    env.state.files.update(child.state.files)
+    env.state.moved.update(child.state.moved)
+
+
+# The destination of a move into a place named at run time (`mv src "$(mktemp -d)"`, a
+# temp directory as often as not): a later deletion of a glob or of a computed path may be
+# a deletion of it.
+SOMEWHERE = "\x00somewhere"
+
+
 def record_move(args: list[str], env: Vars) -> None:
     if len(args) < 2:
         return
-    dest = _place(args[-1], env)
+    dest = SOMEWHERE if args[-1].startswith(("$(…)", "`…`")) else _place(args[-1], env)
     env.state.moved[dest] = "\x1f".join(_place(a, env) for a in args[:-1])
+
+
+# Programs that rename the files they are given: perl's rename (`rename 's/a/b/' FILES`,
+# also prename, file-rename), util-linux's (`rename FROM TO FILES`, rename.ul), mmv.
+RENAMERS = frozenset(("rename", "prename", "file-rename", "perl-rename", "rename.ul", "mmv"))
+_REGEX = frozenset("\\^$.*+?()[]{}|")
+
+
+def _perl_subst(expr: str) -> tuple[str, str, bool] | None:
+    """``s/FROM/TO/g`` (any delimiter) with a literal FROM: (FROM, TO, every occurrence)."""
+    if len(expr) < 4 or expr[0] != "s" or expr[1].isalnum():
+        return None
+    parts = expr[2:].split(expr[1])
+    if len(parts) != 3 or not parts[0] or any(c in _REGEX for c in parts[0] + parts[1]):
+        return None
+    return parts[0], parts[1], "g" in parts[2]
+
+
+def record_renames(argv: list[str], env: Vars) -> None:
+    """Record what a rename tool moves: each file's new name from a literal ``s/FROM/TO/``
+    or util-linux's ``FROM TO`` (an expression dcg cannot apply renames each path named,
+    not globbed, to a name of its directory: ``DIR/*`` then stands for it); mmv's ``FROM
+    TO`` with its wildcards cut at the first one (``mmv 'src/*' 'lib/#1'``: src's files to
+    lib)."""
+    ops = [a for a in argv[1:] if a[:1] != "-"]
+    if argv[0] == "mmv":
+        if len(ops) == 2:
+            src, dest = ops[0].split("*")[0].split("?")[0], ops[1].split("#")[0]
+            record_move([src.rstrip("/") or ".", dest.rstrip("/") or "."], env)
+        return
+    perl = argv[0] != "rename.ul" and ops[:1] != [] and ops[0][:2] in ("s/", "s|", "s#", "y/")
+    if perl or argv[0] in ("prename", "file-rename", "perl-rename"):
+        subst, files = _perl_subst(ops[0]) if ops else None, ops[1:]
+    elif len(ops) >= 3:
+        subst, files = (ops[0], ops[1], "-a" in argv or "--all" in argv), ops[2:]
+    else:
+        return
+    for name in files:
+        if subst is None and any(c in name for c in "*?["):
+            continue  # files of a pattern renamed by an expression: files, not a tree
+        if subst is None:
+            head = name.rstrip("/").rpartition("/")[0]
+            new = f"{head}/*" if head else "*"
+        else:
+            new = name.replace(subst[0], subst[1], -1 if subst[2] else 1)
+        if new != name:
+            record_move([name, new], env)
 
 
 # A find whose starting points hold work the line moved under a build-output name: its
@@ -143,11 +203,35 @@ def _cleaned(work: Work, env: Vars) -> None:
                 ]
 
 
+def _matched(target: str, dest: str) -> str | None:
+    """The path a deletion of ``target`` deletes that ``dest`` is or lies under: the target
+    itself, or the ancestor of ``dest`` its glob matches (``rm -rf /tmp/tmp.*`` after
+    ``mv src $(mktemp -d)``, whose name stands as ``tmp.XXXXXXXXXX``); None if neither."""
+    from dcg.shell.expand import has_glob, path_match
+
+    bare = target.rstrip("/")
+    if dest == SOMEWHERE:
+        from dcg.shell.expand import has_glob
+
+        return dest if has_glob(target) or "$" in target else None
+    if target == "/" or dest == target or dest.startswith(bare + "/"):
+        return bare
+    if dest.endswith("/*") and path_match(dest, bare):  # renamed by an expression: any name
+        return bare
+    if not has_glob(target):
+        return None
+    depth = len(bare.strip("/").split("/"))
+    above = "/" + "/".join(dest.strip("/").split("/")[:depth])
+    return above if path_match(bare, above) else None
+
+
 def stands_for(work: Work, env: Vars) -> None:
     """Add to a deletion the paths whose content its targets hold since an earlier ``mv`` or
     ``ln -s`` on the line, so that they are judged as the deletion's targets too."""
+    from dcg.shell.deleters import node_deleter_operands
+
     argv = work.argv
-    if argv[0] not in _DELETERS:
+    if argv[0] not in _DELETERS and node_deleter_operands(argv) is None:
         if len(argv) > 1:
             _cleaned(work, env)
         return
@@ -165,9 +249,10 @@ def stands_for(work: Work, env: Vars) -> None:
         n = _place(a, env)
         for dest, sources in made:
             for src in (sources or "").split("\x1f") if sources else ():
-                if n == dest or dest.startswith(n.rstrip("/") + "/") or n == "/":
+                under = _matched(n, dest)
+                if under is not None:
                     extra.append(src)
-                    holds = holds or _output_name(dest[len(n.rstrip("/")) :])
+                    holds = holds or _output_name(dest[len(under) :])
                 elif n.startswith(dest + "/"):
                     extra.append(src.rstrip("/") + n[len(dest) :])
     if holds and argv[0] == "find":  # `mv src build; find . -name build -exec rm -rf {} +`

@@ -155,12 +155,19 @@ def bind_loop(name: str, words: Sequence[Word], env: Vars) -> None:
     list holds an unquoted glob (``for f in src/*.py``): then the glob itself, so that
     ``rm "$f"`` is judged as the delete of every file the glob matches. A list that is a
     command's output or a variable dcg does not know makes it one of the names those
-    hold (:data:`dcg.shell.words.NAMES`)."""
+    hold (:data:`dcg.shell.words.NAMES`). A loop over the positional parameters is one
+    over a glob or find's ``{}`` among them."""
     from dcg.shell.expand import has_glob
     from dcg.shell.words import expand
 
     env[name] = None
     env.state.origins.pop(name, None)
+    if all(w.source() in ('"$@"', "$@", "$*", '"$*"') for w in words):  # `for f; do`
+        from dcg.shell.shellvars import positional_args
+
+        many = [a for a in positional_args(env) or () if a == "{}" or has_glob(a)]
+        env[name] = many[0] if many else None  # `sh -c 'for f; do …' _ {} +`, `_ src/*`
+        return
     for word in words:
         if any(k == "s" and not q and has_glob(v) for k, v, _raw, q in word.parts):
             fields = expand(word, env, lambda _w, _k: None)[0]

@@ -261,7 +261,8 @@ _RUN_VARS = frozenset(("PS0", "PS1", "PS2", "PS4", "PROMPT_COMMAND"))
 # Commands whose writes the walker remembers besides redirections (tee, copies, fetches,
 # git apply).
 _WRITERS = frozenset(("tee", "cp", "mv", "install", "ln", "mkfifo", "mknod", "dd", "sponge",
-    "mount", "rsync", "zip", *opaque.FETCHERS, *opaque.EDITORS, *opaque.COMPILERS))  # fmt: skip
+    "mount", "rsync", "zip", "rename", "prename", "file-rename", "perl-rename", "rename.ul",
+    "mmv", *opaque.FETCHERS, *opaque.EDITORS, *opaque.COMPILERS))  # fmt: skip
 _GIT_WRITES = frozenset(("mv", "apply"))  # and --output; `git diff > p` is a redirection
 _ARITH_WORDS = frozenset(("let", "declare", "typeset", "local", "read", "mapfile", "readarray",
     "unset", "test", "[", "export", "readonly", "getopts", "wait", "printf"))  # fmt: skip
@@ -388,7 +389,7 @@ def _command(
         else:
             _embedded(kind, text, child, out)
         # Files the payload wrote stay written (dcg.shell.linefiles keys), for what runs next.
-        ctx.env.state.files.update(child.env.state.files)
+        __import__("dcg.shell.moves").shell.moves.carry(child.env, ctx.env)
     if work.feeder == "find" or work.argv[:1] == ["find"]:  # dcg.shell.derived, loaded then
         __import__("dcg.shell.derived").shell.derived.find_feeding(work, out, mark, ctx.env)
 
@@ -431,7 +432,7 @@ def _embedded(lang: str, code: str, ctx: Ctx, out: list[Command], computed: bool
             continue
         child = Ctx((*via, label), ctx.depth, ctx.env.copy(), ctx.budget, ctx.files, ctx.funcs)
         run_text(line, child, out)
-        ctx.env.state.files.update(child.env.state.files)
+        __import__("dcg.shell.moves").shell.moves.carry(child.env, ctx.env)
     if ctx.env.state.files:  # a module written on the line
         __import__("dcg.shell.modloads").shell.modloads.follow(lang, code, ctx, out, WALKER)
 
@@ -483,8 +484,7 @@ def _unknown_wrapper(
     command: judge the tail as the command it would run (`mywrap -q rm -rf src`).
 
     A tail whose arguments are harmless matches no rule, so only a destructive tail
-    stops the line; the tail never starts at an option value of a known command.
-    """
+    stops the line; the tail never starts at an option value of a known command."""
     argv, name = work.argv, work.argv[0]
     if work.dyns[0] or work.data or name in _NOT_WRAPPERS or len(argv) < 3:
         return

@@ -1,6 +1,8 @@
 """Recursive deletion with rm and find, judged by what the targets could reach."""
 
 from dcg.bulk_delete import rsync_delete_outside_temp, tar_remove_outside_temp
+from dcg.keywords import MANY_WRITES
+from dcg.manywrites import many_overwrites_outside_temp
 from dcg.model import Pack, Rule
 from dcg.safe_delete import (
     find_delete_outside_temp,
@@ -182,20 +184,66 @@ PACK = Pack(
             allows=("truncate -s 1G disk.img", "truncate -s 0 /tmp/app.log", "truncate --help"),
         ),
         Rule(
+            "truncate-many",
+            keep="contents",
+            severity="high",
+            pattern=r">|^(?:tee|cp|mv|ln|dd|install|sponge)(?: |$)",
+            keywords=(MANY_WRITES,),
+            check=many_overwrites_outside_temp,
+            reason="many files emptied or replaced at once (a glob or a loop over their names)",
+            explanation=(
+                "A redirection, tee, cp, mv, ln -f, dd or sponge whose target is each file "
+                "of a glob, of a loop over a command's output or of find's and xargs' names "
+                "empties or replaces each of them: like rm of the same files, their content "
+                "is gone, and a glob of many files is a tree in effect."
+            ),
+            alternative='write to new names ("$f.new") and check them before moving them over',
+            blocks=(
+                'for f in src/*; do : > "$f"; done',
+                "tee src/* </dev/null",
+                'for f in $(git ls-files); do > "$f"; done',
+                'git ls-files | while read f; do cp /dev/null "$f"; done',
+                "git ls-files | xargs -n1 cp /dev/null",
+            ),
+            allows=(
+                ": > src/main.py",
+                'for f in src/*; do sed s/a/b/ "$f" > "$f.new"; done',
+                'for f in /tmp/x/*; do : > "$f"; done',
+                "ls *.py > files.txt",
+                "make 2>&1 | tee build.log",
+            ),
+        ),
+        Rule(
             "rimraf",
             keep="files",
             severity="high",
-            pattern=r"(?:^| )rimraf(?: |$)",
-            keywords=("rimraf",),
+            pattern=r"(?:^| |/)(?:rimraf|del-cli|del|trash-cli|trash|premove)(?:@\S*)?(?: |$)",
+            keywords=("rimraf", "del-cli", "del ", "del@", "trash", "premove"),
             check=rimraf_outside_temp,
-            reason="rimraf deletes directory trees like rm -rf",
+            reason="rimraf (or del-cli, trash, premove) deletes directory trees like rm -rf",
             explanation=(
-                "rimraf (often run through npx, pnpm dlx or bunx) is the Node ecosystem's "
-                "rm -rf: it deletes whole trees without asking."
+                "rimraf, del-cli (del), trash-cli (trash) and premove, often run through npx, "
+                "pnpm dlx, yarn dlx or bunx, are the Node ecosystem's rm -rf: they delete "
+                "whole trees (trash moves them out of the project) without asking."
             ),
             alternative="delete only the exact build output, or move it to /tmp",
-            blocks=("npx rimraf src", "rimraf lib dist", "pnpm dlx rimraf packages"),
-            allows=("npx rimraf /tmp/out", "npm run build", "npx rimraf dist coverage"),
+            blocks=(
+                "npx rimraf src",
+                "rimraf lib dist",
+                "pnpm dlx rimraf packages",
+                "npx del-cli src",
+                "yarn dlx del-cli lib",
+                "npx trash src",
+                "bunx premove src",
+            ),
+            allows=(
+                "npx rimraf /tmp/out",
+                "npm run build",
+                "npx rimraf dist coverage",
+                "npx del-cli dist",
+                "npm run del",
+                "npx del-cli --dry-run src",
+            ),
         ),
         Rule(
             "rsync-delete",
