@@ -36,7 +36,7 @@ def stdin_of(
     if work.argv[:1] == ["git"] and (env.state.origins or simple.redirects):
         from dcg.shell.gitpaths import runtime_names
 
-        work.names = runtime_names(simple, env)
+        work.names = runtime_names(simple, env, via)
     pipe = simple.pipe_in
     if pipe is not None:
         work.piped = True
