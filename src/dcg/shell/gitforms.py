@@ -292,7 +292,13 @@ def _drops_by_onto(argv: list[str], here: str | None) -> bool:
     head = len(ops) < 2 or branch == current
     upstream, new = _depth(ops[0], branch, head), _depth(onto, branch, head)
     # UPSTREAM the tip replays nothing; NEW below UPSTREAM on the same branch skips both.
-    return upstream == 0 or (upstream is not None and new is not None and new > upstream)
+    if upstream == 0 or (upstream is not None and new is not None and new > upstream):
+        return True
+    if here is None or (upstream is not None and new is not None):
+        return False
+    from dcg.shell.gitrebase import drops_by_graph
+
+    return drops_by_graph(here, onto, ops[0], ops[1] if len(ops) > 1 else "", current)
 
 
 def _drops_by_editor(w: Work, env: Vars, settings: list[tuple[str, str | None]]) -> bool:
