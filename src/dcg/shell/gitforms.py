@@ -125,8 +125,11 @@ def mark(w: Work, env: Vars, here: str | None, settings: list[tuple[str, str | N
                 break
     elif sub == "fast-import":
         _fast_import(w, env, here, opts)
-    elif sub == "rebase" and (_drops_by_onto(w.argv, here) or _drops_by_editor(w, env, settings)):
-        _add(w, "--drops-commits")
+    elif sub == "rebase":
+        from dcg.shell.gitrebase import drops_by_editor
+
+        if _drops_by_onto(w.argv, here) or drops_by_editor(w, env, settings):
+            _add(w, "--drops-commits")
 
 
 def _text(path: str, env: Vars, here: str) -> tuple[bool, str | None]:
@@ -299,43 +302,6 @@ def _drops_by_onto(argv: list[str], here: str | None) -> bool:
     from dcg.shell.gitrebase import drops_by_graph
 
     return drops_by_graph(here, onto, ops[0], ops[1] if len(ops) > 1 else "", current)
-
-
-def _drops_by_editor(w: Work, env: Vars, settings: list[tuple[str, str | None]]) -> bool:
-    """``GIT_SEQUENCE_EDITOR="sed -i 1d" git rebase -i …``: the editor git runs on the
-    todo list deletes lines or turns picks into drops; those commits are dropped."""
-    if not any(a in ("-i", "--interactive") or _short(a, "i") for a in w.argv[2:]):
-        return False
-    keys = dict(settings)
-    for name in ("GIT_SEQUENCE_EDITOR", "sequence.editor", "GIT_EDITOR", "core.editor"):
-        value = keys.get(name) if "." in name else w.assigns.get(name, env.get(name))
-        if value:
-            return _sed_drops(value)
-    return False
-
-
-def _sed_drops(editor: str) -> bool:
-    """Whether the sed command line ``editor`` deletes lines or writes ``drop``/``d``."""
-    from dcg.shell.gitargs import split
-
-    words = split(editor)
-    if not words or words[0].rpartition("/")[2] not in ("sed", "gsed"):
-        return False
-    scripts = [words[k + 1] for k in range(len(words) - 1) if words[k] in ("-e", "--expression")]
-    if not scripts:
-        scripts = [a for a in words[1:] if not a.startswith("-")][:1]
-    for script in scripts:
-        for cmd in script.replace("\n", ";").replace("\n", ";").split(";"):
-            body = cmd.strip().lstrip("0123456789$,!+~ ")
-            if body.startswith("/"):
-                body = body[body.find("/", 1) + 1 :].lstrip("!")
-            if body[:1] == "d":
-                return True
-            if body[:1] == "s" and len(body) > 2:
-                parts = body[2:].split(body[1])
-                if len(parts) > 1 and parts[1].split(" ")[0] in ("drop", "d"):
-                    return True
-    return False
 
 
 def _maintenance(w: Work, settings: list[tuple[str, str | None]]) -> None:

@@ -166,10 +166,12 @@ RULES = (
         "todo list edited to drop them)",
         explanation=(
             "git rebase --onto NEW UPSTREAM with UPSTREAM the branch's tip, or with NEW below "
-            "UPSTREAM on the branch (--onto HEAD~3 HEAD~1), or git rebase -i with a sequence "
-            "editor that deletes todo lines "
-            "or turns picks into drops, leaves those commits on no branch: only the reflog "
-            "still has them (dcg marks such a rebase --drops-commits)."
+            "UPSTREAM on the branch (--onto HEAD~3 HEAD~1), or commits UPSTREAM holds that "
+            "NEW and no other ref do (git is asked when the names alone do not say), or git "
+            "rebase -i with a sequence editor that deletes todo lines, turns picks into drops "
+            "or runs code dcg does not read (perl, awk, python, a script), leaves those "
+            "commits on no branch: only the reflog still has them (dcg marks such a rebase "
+            "--drops-commits)."
         ),
         alternative="git revert the commits, or keep them on a branch first (git branch keep)",
         blocks=("git rebase --onto HEAD~3 HEAD~1",),
