@@ -244,6 +244,54 @@ def archive_over_worktree(w: Work) -> None:
         _add(w, "--git-archive-over-worktree")
 
 
+ARCHIVED = "\x00git-archive:"  # a file `git archive` wrote: the directory it archived
+
+
+def archive_marker(argv: list[str], env: Vars) -> str | None:
+    """What a file ``git archive`` writes holds: the committed tree of the directory it
+    ran in (not with ``--prefix``, ``--remote`` or another repository's ``-C``/``--git-dir``)."""
+    from dcg.shell import gitsources
+
+    k = argv.index("archive")
+    if any(a in ("-C", "--git-dir", "--work-tree") or a.startswith(("--git-dir=", "--work-tree="))
+           for a in argv[1:k]):  # fmt: skip
+        return None
+    if any(a.startswith(("--prefix", "--remote", "--exec")) for a in argv[k + 1 :]):
+        return None
+    return ARCHIVED + gitsources._here(env)
+
+
+def archive_file_over_worktree(w: Work, env: Vars) -> None:
+    """``git archive -o x.tar HEAD && tar -xf x.tar`` (or ``unzip -o x.zip``, later on the
+    line, after a ``cd``) extracted in the directory it archived writes every committed
+    file over its uncommitted change: marked ``--git-archive-over-worktree`` (not when
+    extracting elsewhere, listing, to standard output, or keeping existing files)."""
+    from dcg.shell import gitsources
+    from dcg.writes._archives import extracted_archive, tar, unzip
+
+    argv = tuple(w.argv)
+    name = argv[0].rpartition("/")[2]
+    archive = extracted_archive((name, *argv[1:]))
+    if archive in (None, "-"):
+        return
+    held = env.state.files.get(gitsources.absolute(env, archive or ""))
+    if not held or not held.startswith(ARCHIVED):
+        return
+    if name == "unzip":
+        if any(a[:1] == "-" and a[1:2] != "-" and "n" in a for a in argv[1:]):
+            return  # never overwrite
+        dirs = [p for p, how in unzip((name, *argv[1:]), None) if how == 2]
+    else:
+        keep = ("--keep-old-files", "--skip-old-files", "--to-stdout", "--to-command")
+        if any(a in keep or (a[:1] == "-" and a[1:2] != "-" and ("k" in a or "O" in a))
+               for a in argv[1:]):  # fmt: skip
+            return
+        dirs = [p for p, how in tar((name, *argv[1:]), None) if how == 2]
+    where = held[len(ARCHIVED) :]
+    if all(gitsources.absolute(env, d) == where for d in dirs or ["."]):
+        _add(w, "--git-archive-over-worktree")
+
+
 # Options of git rebase that take the next word as their value.
 _REBASE_VALUED = frozenset(("-s", "--strategy", "-X", "--strategy-option", "-x", "--exec",
                             "--onto", "-C", "--whitespace", "--empty"))  # fmt: skip

@@ -198,6 +198,10 @@ def remember_written(simple: Simple, redirects: list[tuple[str, str]], env: Vars
 
         text = gitstream.marker(argv)
         written += [(a, False) for a in gitstream.output_files(argv)]
+        if text is None and "archive" in argv:  # `git archive -o x.tar HEAD`, `> x.tar`
+            from dcg.shell.gitforms import archive_marker
+
+            text = archive_marker(argv, env)
     elif (
         name == "cat"
         and len([a for a in argv[1:] if a[:1] != "-"]) == 1

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from dcg.shell.words import Word
 
 _IN = frozenset(("<", "0<", "<>", "0<>", "<&", "0<&"))
+_EXTRACTORS = frozenset(("tar", "gtar", "bsdtar", "unzip"))
 
 
 def stdin_of(
@@ -33,6 +34,10 @@ def stdin_of(
 ) -> None:
     """Fill in what ``work`` reads (``made``: the command a here-string's ``$(…)`` ran),
     and for git which of its words are file names read at run time."""
+    if env.state.files and unwrap.normalize(work.argv[0]) in _EXTRACTORS:
+        from dcg.shell.gitforms import archive_file_over_worktree
+
+        archive_file_over_worktree(work, env)  # `git archive -o x.tar HEAD; tar -xf x.tar`
     if work.argv[:1] == ["git"] and (env.state.origins or simple.redirects):
         from dcg.shell.gitpaths import runtime_names
 

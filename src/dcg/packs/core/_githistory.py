@@ -143,7 +143,7 @@ RULES = (
         "archive-extract",
         keep="worktree",
         severity="high",
-        pattern=r"^(?:tar|bsdtar)\b.* --git-archive-over-worktree(?: |$)",
+        pattern=r"^(?:tar|gtar|bsdtar|unzip)\b.* --git-archive-over-worktree(?: |$)",
         keywords=("archive",),
         reason="git archive | tar -x in the work tree puts back every file's committed copy",
         explanation=(
