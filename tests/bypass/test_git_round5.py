@@ -1,8 +1,9 @@
 """Issue 32, round 5: git losing work without the flags the rules look for.
 
 ``git archive -o x.tar HEAD && tar -xf x.tar`` (``--output``, ``> x.tar``, a zip and
-``unzip -o``, bsdtar, later on the line, after a ``cd``) extracts the committed tree over
-the work tree it came from (core.git:archive-extract). A command xargs, parallel or find
+``unzip -o``, bsdtar, later on the line, after a ``cd``, or an archive on disk whose
+header names a commit of the repository) extracts the committed tree over the work tree
+it came from (core.git:archive-extract). A command xargs, parallel or find
 -exec runs once per name that writes git's copy over the name it reads (``xargs -I% sh
 -c 'git show HEAD:% > %'``) puts back every listed file (core.git:listed-overwrite); one
 ``git show HEAD:f > f`` is a single-file write and passes. ``git rebase -i`` whose
@@ -59,6 +60,13 @@ STOP = [
     ("", "git archive -o x.tar HEAD src && tar -xvf x.tar", ARCHIVE, "work"),
     ("", "git archive -o x.tar HEAD\ntar -xf x.tar", ARCHIVE, "work"),
     ("", "git archive -o x.tar HEAD\ncd src && tar -xf ../x.tar -C ..", ARCHIVE, "work"),
+    # Written by git archive in an earlier call: the commit it names is read from the file.
+    ("git archive -o ../x.tar HEAD", "tar -xf ../x.tar", ARCHIVE, "work"),
+    ("git archive -o ../x.zip HEAD", "unzip -o ../x.zip", ARCHIVE, "work"),
+    ("git archive --format=tar.gz -o ../x.tgz HEAD", "tar -xzf ../x.tgz", ARCHIVE, "work"),
+    ("git archive -o ../x.tar HEAD", "bsdtar -xf ../x.tar", ARCHIVE, "work"),
+    ("git archive -o tmp/x.tar HEAD", "cd src && tar -xf ../tmp/x.tar -C ..", ARCHIVE, "work"),
+    ("git archive HEAD > ../x.tar", "tar --extract -f ../x.tar", ARCHIVE, "work"),
     ("", "git ls-files -m | xargs -I% sh -c 'git show HEAD:% > %'", LISTED, "work"),
     ("", "git ls-files -m | xargs -n1 sh -c 'git show HEAD:$0 > $0'", LISTED, "work"),
     ("", 'git ls-files -m | xargs -n1 sh -c \'git show HEAD:"$1" > "$1"\' _', LISTED, "work"),
@@ -176,6 +184,11 @@ SAFE = [
     ("", "git archive -o x.zip HEAD && unzip -l x.zip"),
     ("", "git archive -o x.zip HEAD && unzip x.zip -d out"),
     ("mkdir out", "tar -cf tmp/y.tar src/a.py && tar -xf tmp/y.tar -C out"),
+    ("tar -cf ../o.tar src", "tar -xf ../o.tar"),
+    ("git archive -o ../x.tar HEAD && mkdir out", "tar -xf ../x.tar -C out"),
+    ("git archive --prefix=p/ -o ../p.tar HEAD", "tar -xf ../p.tar"),
+    ("git archive -o ../x.tar HEAD", "tar -tf ../x.tar"),
+    ("git archive -o ../x.zip HEAD", "unzip -l ../x.zip"),
     ("", "git show HEAD:src/a.py > src/a.py"),
     ("", "git ls-files -m | xargs -I% sh -c 'git show HEAD:% > %.orig'"),
     ("", "git ls-files -m | xargs -I% sh -c 'git show HEAD:% > tmp/x'"),
@@ -323,7 +336,7 @@ def test_stash_of_a_home_work_tree_stopped(isolated_home: Path, command: str) ->
     "command",
     [
         "git --git-dir=$HOME/.dotfiles --work-tree=$HOME stash -u",
-        "git --git-dir=\"$HOME/.dotfiles\" --work-tree ~ stash",
+        'git --git-dir="$HOME/.dotfiles" --work-tree ~ stash',
         "GIT_DIR=~/.dotfiles GIT_WORK_TREE=~ git stash -u",
         "cd ~ && GIT_DIR=.dotfiles GIT_WORK_TREE=. git stash",
     ],

@@ -274,9 +274,6 @@ def archive_file_over_worktree(w: Work, env: Vars) -> None:
     archive = extracted_archive((name, *argv[1:]))
     if archive in (None, "-"):
         return
-    held = env.state.files.get(gitsources.absolute(env, archive or ""))
-    if not held or not held.startswith(ARCHIVED):
-        return
     if name == "unzip":
         if any(a[:1] == "-" and a[1:2] != "-" and "n" in a for a in argv[1:]):
             return  # never overwrite
@@ -287,8 +284,16 @@ def archive_file_over_worktree(w: Work, env: Vars) -> None:
                for a in argv[1:]):  # fmt: skip
             return
         dirs = [p for p, how in tar((name, *argv[1:]), None) if how == 2]
-    where = held[len(ARCHIVED) :]
-    if all(gitsources.absolute(env, d) == where for d in dirs or ["."]):
+    full = gitsources.absolute(env, archive or "")
+    into = {gitsources.absolute(env, d) for d in dirs or ["."]}
+    if full in env.state.files:  # written on the line: by git archive, of that directory?
+        held = env.state.files[full] or ""
+        over = held.startswith(ARCHIVED) and into == {held[len(ARCHIVED) :]}
+    else:  # on disk: an archive git wrote of a commit of the repository it goes back into
+        from dcg.shell.gitarchive import over_its_tree
+
+        over = len(into) == 1 and over_its_tree(full, next(iter(into)))
+    if over:
         _add(w, "--git-archive-over-worktree")
 
 

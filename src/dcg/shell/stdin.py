@@ -34,7 +34,7 @@ def stdin_of(
 ) -> None:
     """Fill in what ``work`` reads (``made``: the command a here-string's ``$(…)`` ran),
     and for git which of its words are file names read at run time."""
-    if env.state.files and unwrap.normalize(work.argv[0]) in _EXTRACTORS:
+    if unwrap.normalize(work.argv[0]) in _EXTRACTORS:
         from dcg.shell.gitforms import archive_file_over_worktree
 
         archive_file_over_worktree(work, env)  # `git archive -o x.tar HEAD; tar -xf x.tar`

@@ -149,8 +149,9 @@ RULES = (
         explanation=(
             "Extracting the repository's own archive where it came from writes each "
             "committed file over the work tree's copy: uncommitted changes in all of them "
-            "are lost, as with git checkout -- . (dcg marks such a tar "
-            "--git-archive-over-worktree)."
+            "are lost, as with git checkout -- . Piped, written to a file on the line (-o, "
+            "--output, > FILE) or found on disk naming a commit of the repository, tar, bsdtar "
+            "or unzip extracting it there is marked --git-archive-over-worktree."
         ),
         alternative="git stash, or extract elsewhere (tar -x -C /tmp/x, git archive --prefix)",
         blocks=("git archive HEAD | tar -x", "git archive HEAD | tar -xf -"),
