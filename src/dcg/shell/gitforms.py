@@ -271,7 +271,19 @@ def archive_file_over_worktree(w: Work, env: Vars) -> None:
 
     argv = tuple(w.argv)
     name = argv[0].rpartition("/")[2]
+    if name.startswith("python"):  # `python -m tarfile -e x.tar [DIR]`, zipfile likewise
+        if argv[2:3] not in (("tarfile",), ("zipfile",)) or argv[3:4] not in (
+            ("-e",),
+            ("--extract",),
+        ):
+            return
+        full = gitsources.absolute(env, argv[4]) if len(argv) > 4 else ""
+        into = {gitsources.absolute(env, argv[5] if len(argv) > 5 else ".")}
+        _archive_over(w, env, full, into)
+        return
     archive = extracted_archive((name, *argv[1:]))
+    if archive == "-":  # `tar -x < x.tar`, `cat x.tar | tar -x`
+        archive = w.infile or (w.feed_files[0] if len(w.feed_files) == 1 else None)
     if archive in (None, "-"):
         return
     if name == "unzip":
@@ -285,7 +297,12 @@ def archive_file_over_worktree(w: Work, env: Vars) -> None:
             return
         dirs = [p for p, how in tar((name, *argv[1:]), None) if how == 2]
     full = gitsources.absolute(env, archive or "")
-    into = {gitsources.absolute(env, d) for d in dirs or ["."]}
+    _archive_over(w, env, full, {gitsources.absolute(env, d) for d in dirs or ["."]})
+
+
+def _archive_over(w: Work, env: Vars, full: str, into: set[str]) -> None:
+    if not full:
+        return
     if full in env.state.files:  # written on the line: by git archive, of that directory?
         held = env.state.files[full] or ""
         over = held.startswith(ARCHIVED) and into == {held[len(ARCHIVED) :]}

@@ -162,6 +162,24 @@ def _object_of(target: Word, args: list[Word]) -> bool:
     return False
 
 
+def tee_names(simple: Simple, pipe: Simple, env: Vars, via: tuple[str, ...]) -> bool:
+    """``git show HEAD:"$f" | tee "$f"`` for each name read at run time (a loop, xargs,
+    find -exec): tee writes git's copy over each listed file."""
+    fields = pipe.fields
+    if fields[:1] != ["git"] or not ({"show", "cat-file"} & set(fields[1:4])):
+        return False
+    if any(_bare(w) in ("-a", "--append") for w in simple.words[1:]):
+        return False  # appended to: the work stays
+    repeated = any(v.split(" ")[0] in _RUNNERS for v in via)
+    for word in simple.words[1:]:
+        text = _bare(word)
+        if text.startswith("-") or not text:
+            continue
+        if _one_name(word, env, pipe.words[1:]) or (repeated and _object_of(word, pipe.words[1:])):
+            return True
+    return False
+
+
 def _fed_names(w: Work) -> bool:
     """xargs or parallel append names it reads at run time, from something other than a
     list of refs (``git ls-files -m | xargs git checkout``)."""

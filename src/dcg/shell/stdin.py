@@ -34,10 +34,6 @@ def stdin_of(
 ) -> None:
     """Fill in what ``work`` reads (``made``: the command a here-string's ``$(…)`` ran),
     and for git which of its words are file names read at run time."""
-    if unwrap.normalize(work.argv[0]) in _EXTRACTORS:
-        from dcg.shell.gitforms import archive_file_over_worktree
-
-        archive_file_over_worktree(work, env)  # `git archive -o x.tar HEAD; tar -xf x.tar`
     if work.argv[:1] == ["git"] and (env.state.origins or simple.redirects):
         from dcg.shell.gitpaths import runtime_names
 
@@ -73,6 +69,17 @@ def stdin_of(
         if op in ("<", "0<", "<>", "0<>"):
             work.infile = path
     work.piped = work.piped or opaque.unseen_stdin(redirects, via, env)
+    name = unwrap.normalize(work.argv[0])
+    if name in _EXTRACTORS or (name.startswith("python") and work.argv[1:2] == ["-m"]):
+        from dcg.shell.gitforms import archive_file_over_worktree
+
+        archive_file_over_worktree(work, env)  # `git archive -o x.tar HEAD; tar -xf x.tar`
+    elif name == "tee" and pipe is not None and pipe is not OPAQUE:
+        from dcg.shell.gitpaths import tee_names
+
+        if tee_names(simple, pipe, env, via):  # `git show HEAD:"$f" | tee "$f"` in a loop
+            work.argv = [*work.argv, "--git-overwrites-listed-files"]
+            work.dyns = [*work.dyns, False]
 
 
 def written_into(simple: Simple, word: Word) -> tuple[tuple[str, ...], None] | None:

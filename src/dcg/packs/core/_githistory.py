@@ -120,8 +120,8 @@ RULES = (
         "listed-overwrite",
         keep="worktree",
         severity="high",
-        pattern=r"^git (?:show|cat-file)\b.* --overwrites-listed-files(?: |$)",
-        keywords=("show", "cat-file"),
+        pattern=r"^(?:git (?:show|cat-file)\b.* --|tee\b.* --git-)overwrites-listed-files(?: |$)",
+        keywords=("show", "cat-file", "overwrites-listed-files"),
         reason="overwrites each listed file with its committed version (git show REV:f > f)",
         explanation=(
             "A loop over a list of files (git diff --name-only, git ls-files, a glob, names "
@@ -143,7 +143,7 @@ RULES = (
         "archive-extract",
         keep="worktree",
         severity="high",
-        pattern=r"^(?:tar|gtar|bsdtar|unzip)\b.* --git-archive-over-worktree(?: |$)",
+        pattern=r"^(?:tar|gtar|bsdtar|unzip|python[0-9.]*)\b.* --git-archive-over-worktree(?: |$)",
         keywords=("archive",),
         reason="git archive | tar -x in the work tree puts back every file's committed copy",
         explanation=(
