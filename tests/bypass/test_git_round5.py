@@ -180,6 +180,24 @@ STOP = [
         DROP,
         "commit",
     ),
+    (ON, 'GIT_SEQUENCE_EDITOR="sed -n -i 1p" git rebase -i HEAD~2', DROP, "commit"),
+    (
+        ON,
+        'GIT_SEQUENCE_EDITOR="sed --in-place=.bak --quiet 1p" git rebase -i HEAD~2',
+        DROP,
+        "commit",
+    ),
+    (ON, "GIT_SEQUENCE_EDITOR='sed -i \"/feat/d\"' git rebase -i --root", DROP, "commit"),
+    (ON, "GIT_SEQUENCE_EDITOR=\"ex -sc 'g/feat/d|x'\" git rebase -i HEAD~2", DROP, "commit"),
+    (
+        ON,
+        'env GIT_SEQUENCE_EDITOR="perl -pi -e s/^pick/drop/" git rebase -ki HEAD~2',
+        DROP,
+        "commit",
+    ),
+    (TOP, "git rebase -i --onto main~2 HEAD~1", DROP, "commit"),
+    (TOP, "git rebase HEAD~1 --onto main~2", DROP, "commit"),
+    (TOP, "git -C . rebase --onto main~1 HEAD^", DROP, "commit"),
     (TOP, "git rebase --onto $(git rev-parse main~2) feature~1", DROP, "commit"),
     (TOP, "git rebase --onto main~2 HEAD~1", DROP, "commit"),
     (TOP, "git rebase --onto main~1 HEAD~1", DROP, "commit"),
@@ -225,6 +243,8 @@ SAFE = [
     (ON, "GIT_SEQUENCE_EDITOR=\"perl -pi -e 's/^pick/edit/'\" git rebase -i HEAD~1"),
     (ON, "GIT_SEQUENCE_EDITOR=\"perl -pe 's/^pick/drop/'\" git rebase -i HEAD~2"),
     (ON, "GIT_SEQUENCE_EDITOR=\"sed -i 's/^pick/pick/'\" git rebase -i HEAD~1"),
+    (ON, 'GIT_SEQUENCE_EDITOR="sed -i.bak 1p" git rebase -i HEAD~2'),
+    (TOP, "git rebase --root --onto main"),
     (TOP, "git rebase --onto main HEAD~2"),
     (TOP, "git rebase --onto main~1 HEAD~2"),
     (TOP, "git rebase --onto main feature~2"),
@@ -324,6 +344,11 @@ HOME_STASH = [
     'cd "$HOME" && git stash --all',
     "git stash -u",  # ~/proj is no repository of its own: HOME's is the one
     "cd ~/.claude && git stash -u",
+    "(cd ~ && git stash -u)",
+    "pushd ~ && git stash -u",
+    "git -C ~/.claude stash -u",
+    "sh -c 'cd ~ && git stash -u'",
+    'git --work-tree="$HOME" stash -u',
 ]
 HOME_SAFE = ["cd ~ && git stash list", "cd ~ && git stash show -p || true", "git -C ~ stash list"]
 

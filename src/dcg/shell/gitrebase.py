@@ -126,10 +126,28 @@ def _sed_drops(words: list[str]) -> bool:
     a script read from a file (``-f``) is not seen, so it may."""
     if any(a in ("-f", "--file") or a.startswith("--file=") for a in words[1:]):
         return True
+    if _sed_quiet_in_place(words):
+        return True  # `sed -n -i 1p`: only the lines it prints are kept
     scripts = [words[k + 1] for k in range(len(words) - 1) if words[k] in ("-e", "--expression")]
     if not scripts:
         scripts = [a for a in words[1:] if not a.startswith("-")][:1]
     return any(_drops_in(script) for script in scripts)
+
+
+def _sed_quiet_in_place(words: list[str]) -> bool:
+    quiet = inplace = False
+    for a in words[1:]:
+        if a in ("-n", "--quiet", "--silent"):
+            quiet = True
+        elif a == "--in-place" or a.startswith("--in-place="):
+            inplace = True
+        elif a[:1] == "-" and a[1:2] != "-":
+            letters = a[1:]
+            if "i" in letters:  # -i[SUFFIX]: what follows is the suffix
+                inplace = True
+                letters = letters[: letters.index("i")]
+            quiet = quiet or "n" in letters.partition("e")[0]
+    return quiet and inplace
 
 
 def _perl_drops(words: list[str]) -> bool:
