@@ -74,7 +74,7 @@ def stdin_of(
         from dcg.shell.gitforms import archive_file_over_worktree
 
         archive_file_over_worktree(work, env)  # `git archive -o x.tar HEAD; tar -xf x.tar`
-    elif name == "tee" and pipe is not None and pipe is not OPAQUE:
+    elif name in ("tee", "sponge") and pipe is not None and pipe is not OPAQUE:
         from dcg.shell.gitpaths import tee_names
 
         if tee_names(simple, pipe, env, via):  # `git show HEAD:"$f" | tee "$f"` in a loop

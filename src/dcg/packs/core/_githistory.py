@@ -120,7 +120,10 @@ RULES = (
         "listed-overwrite",
         keep="worktree",
         severity="high",
-        pattern=r"^(?:git (?:show|cat-file)\b.* --|tee\b.* --git-)overwrites-listed-files(?: |$)",
+        pattern=(
+            r"^(?:git (?:show|cat-file)\b.* --|(?:tee|sponge)\b.* --git-)"
+            r"overwrites-listed-files(?: |$)"
+        ),
         keywords=("show", "cat-file", "overwrites-listed-files"),
         reason="overwrites each listed file with its committed version (git show REV:f > f)",
         explanation=(
