@@ -2,7 +2,7 @@
 
 Issue 31's bar: in a repository of 10,000 tracked files with 100 modified, keeping the
 snapshot adds at most 150 ms to the hook call that lets `git reset --hard` run with a
-warning. The registered hook command (``python -I -S <package>/_fast.py``, what ``dcg
+warning. The registered hook command (``python -I -S <package>/_entry.py``, what ``dcg
 install`` writes) answers the same payload with the safety net on and off
 (``[safety_net] enabled = false``), in interleaved rounds so that load hits both of a
 pair; each call is a first occurrence (a fresh session id, thresholds out of reach), so
@@ -53,9 +53,9 @@ def hook_argv() -> list[str]:
     """The command `dcg install` registers for this checkout."""
     src = Path(__file__).resolve().parents[1] / "src"
     sys.path.insert(0, str(src))
-    from dcg.commands._hookcmd import entry_file, registered_entry
+    from dcg.commands._hookcmd import entry_file
 
-    return [sys.executable, "-I", "-S", registered_entry(entry_file())]
+    return [sys.executable, "-I", "-S", entry_file()]
 
 
 def payload(cwd: Path, session: str) -> bytes:

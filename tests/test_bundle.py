@@ -1,7 +1,7 @@
 """The hook's module bundle: one file of bytecode that ``dcg/_fast.py`` imports from.
 
 Each test works on a copy of the package in a temporary directory and runs the entry file
-the way the registered hook command does (``python -I -S <copy>/dcg/_fast.py``): the hook
+the way the registered hook command does (``python -I -S <copy>/dcg/_entry.py``): the hook
 must answer the same with the bundle, without it, with a damaged one and with a module
 edited after the bundle was written, and must take an edited module's code from its source.
 """
@@ -72,7 +72,7 @@ def _hook(package: Path, command: str, home: Path) -> str:
            "XDG_CACHE_HOME": str(home / ".cache"), "XDG_CONFIG_HOME": str(home / ".config"),
            "DCG_SESSION_DIR": str(home / "sessions"), "DCG_RESPONSE_MODE": "paranoid"}  # fmt: skip
     run = subprocess.run(
-        [sys.executable, "-I", "-S", str(package / "_fast.py")], input=_payload(command),
+        [sys.executable, "-I", "-S", str(package / "_entry.py")], input=_payload(command),
         capture_output=True, env=env, cwd="/", timeout=60, check=False,
     )  # fmt: skip
     assert run.returncode == 0, run.stderr
@@ -83,7 +83,7 @@ def _hook(package: Path, command: str, home: Path) -> str:
 
 def test_without_a_bundle_every_module_is_imported_from_its_file(package: Path) -> None:
     wanted = {*bundle.modules(str(package)), *bundle.extensions(str(package))}
-    assert bundle.stale(str(package)) == [*sorted(wanted), "dcg._fast"], "and no compiled entry"
+    assert bundle.stale(str(package)) == sorted(wanted)
     installed, bundled, _ = _probe(package)
     assert not installed and bundled == []
 
@@ -275,10 +275,9 @@ def test_an_extension_module_that_changed_is_found_the_normal_way(package: Path)
     assert index is not None and index["_json"][4] == -1
     origin, mtime_ns = index["_json"][0], index["_json"][1]
     # The same index with _json's recorded time moved: as if the library had been replaced.
-    import marshal
 
     index["_json"] = (origin, mtime_ns + 1, *index["_json"][2:])
-    head = marshal.dumps(index)
+    head = bundle.pack_index(index)
     start = len(FORMAT) + 4
     old = int.from_bytes(data[start : start + 4], "little")
     rest = data[start + 4 + old :]

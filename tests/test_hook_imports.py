@@ -125,7 +125,7 @@ def test_tomllib_only_when_a_config_file_exists(tmp_path: Path) -> None:
     assert "tomllib" in _top(result["loaded"])
 
 
-# The registered command's way in (``python -I -S <package>/_fast.py``): no ``site``, so
+# The registered command's way in (``python -I -S <package>/_entry.py``): no ``site``, so
 # nothing has imported ``os`` before the hook; run in-process to see what the hook loads.
 ENTRY_PROBE = """
 import io, sys

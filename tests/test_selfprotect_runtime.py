@@ -1,6 +1,6 @@
 """The hook's own runtime is dcg's (issue 30): proven with a registered command of its own.
 
-A throwaway venv runs the registered form (``<python> -I -S <package>/_fast.py``) the way
+A throwaway venv runs the registered form (``<python> -I -S <package>/_entry.py``) the way
 ``dcg install`` writes it. The hook judges writes to that venv's interpreter as
 ``core.dcg:disable``, and a real bash shows that the same write silences the registered
 command (the agents then run everything). A module named like the standard library's,
@@ -63,7 +63,7 @@ def venv_hook(tmp_path: Path) -> tuple[Path, list[str]]:
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
     python = venv / "bin" / "python3"
-    return venv, [str(python), "-I", "-S", str(PKG / "_fast.py")]
+    return venv, [str(python), "-I", "-S", str(PKG / "_entry.py")]
 
 
 @pytest.mark.skipif(shutil.which("bash") is None, reason="needs bash")
@@ -119,7 +119,7 @@ def test_a_module_dropped_next_to_the_package_does_not_shadow_the_stdlib(
     config.mkdir(parents=True, exist_ok=True)
     (config / "config.toml").write_text("[response]\n")  # the hook then imports tomllib
     (site / "tomllib.py").write_text("import os\nos._exit(0)\n")
-    hook = [sys.executable, "-I", "-S", str(site / "dcg" / "_fast.py")]
+    hook = [sys.executable, "-I", "-S", str(site / "dcg" / "_entry.py")]
     code, out = _run(hook, STOPPED, str(tmp_path))
     assert code == 0 and _decision(out)[0] == "deny", out
 

@@ -1,11 +1,12 @@
-"""The hook's fast entry file: what ``dcg install`` registers, run as a script.
+"""The hook's start: the bundle's importer and ``main``, loaded by the entry file.
 
-The registered command is ``<python> -I -S <this file> [hook flags]``: isolated mode (no
-``PYTHON*`` variables, no script directory on ``sys.path``) and no ``site`` (which costs a
-bare start a third again, and more with ``.pth`` files). What ``site`` would have added is
-not needed: the hook imports only the standard library and this package, and the package
-is found from this file's own location — the directory holding ``dcg/`` — whatever
-installed it (a venv, pipx, ``uv tool``, ``pip --user``, an editable checkout's ``src/``).
+The registered command is ``<python> -I -S <package>/_entry.py [hook flags]``: isolated
+mode (no ``PYTHON*`` variables, no script directory on ``sys.path``) and no ``site``
+(which costs a bare start a third again, and more with ``.pth`` files). What ``site``
+would have added is not needed: the hook imports only the standard library and this
+package, and the package is found from this file's own location — the directory holding
+``dcg/`` — whatever installed it (a venv, pipx, ``uv tool``, ``pip --user``, an editable
+checkout's ``src/``).
 Nothing but built-in modules is imported before the hook itself.
 
 The package's modules are then loaded from its *bundle* when there is one: a single file,
@@ -16,12 +17,12 @@ finder spends more on each small module (directory listings, a ``stat`` of the s
 one open, and each module one ``stat`` of its source. A module whose source is not the one
 the bundle was built from (an edited checkout, an upgrade) is left to the normal import.
 
-Python compiles a script it is given on every run (about 1.5 ms for this file, with the
-compiler's start), so ``dcg install`` registers this file's compiled form when it could
-write it: ``dcg/__pycache__/hook-entry.<cache tag>.pyc``, which Python runs as it is.
-That copy knows the size and modification time of the source it was compiled from
-(``SOURCE_STAMP``); when ``_fast.py`` has changed since (an upgrade, an edit) it runs the
-source instead, so the hook never runs an old entry.
+The registered file is not this one but :mod:`dcg._entry`, a few lines that load this
+module's cached bytecode with Python's own source loader and call :func:`main`: Python
+compiles a script it is given on every run (about 1.5 ms for this file), and only that
+script. Run as a script itself (``python -I -S …/dcg/_fast.py``, what older installs
+registered where they could not write their compiled entry) it works the same way, and so
+it does when such a compiled entry, finding this file changed, runs it as ``__main__``.
 """
 
 import sys
@@ -31,20 +32,24 @@ if TYPE_CHECKING:
     from importlib.machinery import ModuleSpec
     from types import ModuleType
 
-    # name -> (source relative to the package, st_mtime_ns, st_size, is_package, offset
-    # after the index, length, the bundled modules its body imports unconditionally, how
-    # many of those its leading import statements name); for an extension module, its
-    # absolute file and EXTENSION as the offset, with no code.
-    Index = dict[str, tuple[str, int, int, bool, int, int, tuple[str, ...], int]]
+    # (source relative to the package, st_mtime_ns, st_size, is_package, offset after the
+    # index, length, the bundled modules its body imports unconditionally, how many of
+    # those its leading import statements name); for an extension module, its absolute
+    # file and EXTENSION as the offset, with no code.
+    Entry = tuple[str, int, int, bool, int, int, tuple[str, ...], int]
+    # name -> its Entry, marshalled: a call unmarshals only the entries of the modules it
+    # imports (8 of 316 on a command with no keyword), not every entry's tuples.
+    Index = dict[str, bytes]
 
-# (st_mtime_ns, st_size) of the source this code was compiled from: set only in the
-# compiled entry (see dcg.bundle.build_entry); None when Python runs the source.
-SOURCE_STAMP: "tuple[int, int] | None" = None
-ENTRY_SOURCE = "_fast.py"  # this file's name in the package
-ENTRY_PREFIX = "hook-entry."  # the compiled entry's: not a module name, nothing imports it
+ENTRY_SOURCE = "_entry.py"  # the registered entry file's name in the package
+FAST_SOURCE = "_fast.py"  # this file's, which older installs registered
+# What older installs registered where they could write it: this file compiled, with the
+# stamp of its source, ``__pycache__/hook-entry.<cache tag>.pyc``. Nothing writes it now;
+# uninstall, doctor and install recognise it (install replaces it).
+OLD_ENTRY_PREFIX = "hook-entry."
 
 # The bundle's first bytes: this format, then the interpreter's bytecode magic number.
-FORMAT = b"dcg-bundle-3\n"
+FORMAT = b"dcg-bundle-4\n"
 EXTENSION = -1  # the offset of an extension module's entry
 
 
@@ -53,13 +58,8 @@ def bundle_path(package: str) -> str:
     return f"{package}/__pycache__/hook.{sys.implementation.cache_tag}.bundle"
 
 
-def entry_path(package: str) -> str:
-    """The compiled entry file of the package directory ``package`` for this interpreter."""
-    return f"{package}/__pycache__/{ENTRY_PREFIX}{sys.implementation.cache_tag}.pyc"
-
-
 def entry_source(package: str) -> str:
-    """The entry file's source (this file) in the package directory ``package``."""
+    """The registered entry file in the package directory ``package``."""
     return f"{package}/{ENTRY_SOURCE}"
 
 
@@ -100,20 +100,28 @@ class BundleFinder:
         self.package = package
         self.fd = fd
         self.index = index
+        self.entries: dict[str, Entry] = {}  # those unmarshalled so far
         self.base = base
         self.pending: set[str] = set()  # in sys.modules, body not started yet
+
+    def entry(self, name: str) -> "Entry":
+        """The index entry of bundled module ``name``."""
+        found = self.entries.get(name)
+        if found is None:
+            found = self.entries[name] = _marshal.loads(self.index[name])
+        return found
 
     def find_spec(
         self, name: str, path: object = None, target: object = None
     ) -> "ModuleSpec | None":
-        entry = self.index.get(name)
-        if entry is None:
+        if name not in self.index:
             return None
         try:
+            entry = self.entry(name)
             rel, mtime_ns, size, is_package = entry[:4]
             origin = source_path(self.package, rel)
             st = _stat(origin)
-        except (OSError, TypeError, ValueError):
+        except (OSError, TypeError, ValueError, EOFError):
             return None
         if st.st_mtime_ns != mtime_ns or st.st_size != size:
             return None
@@ -132,7 +140,7 @@ class BundleFinder:
 
     def exec_module(self, module: "ModuleType") -> None:
         name = module.__name__
-        entry = self.index[name]
+        entry = self.entry(name)
         self.pending.add(name)
         try:
             for i, dep in enumerate(entry[6]):
@@ -158,7 +166,7 @@ class BundleFinder:
             parent not in sys.modules or (parent in self.pending and parent != starting)
         ):
             return
-        if self.index[name][4] == EXTENSION:  # the import statement loads its library
+        if self.entry(name)[4] == EXTENSION:  # the import statement loads its library
             return
         spec = self.find_spec(name)
         if spec is None:
@@ -206,35 +214,9 @@ def install_bundle(package: str) -> bool:
 
 
 def package_dir() -> str:
-    """.../<root>/dcg/_fast.py (or .../dcg/__pycache__/hook-entry.<tag>.pyc) -> .../<root>/dcg,
-    by string work: nothing is imported."""
+    """.../<root>/dcg/_fast.py -> .../<root>/dcg, by string work: nothing is imported."""
     here = __file__
-    here = here[: max(here.rfind("/"), here.rfind("\\"))]
-    if SOURCE_STAMP is not None and here.endswith("__pycache__"):
-        here = here[: -len("__pycache__") - 1]
-    return here
-
-
-def run_source_if_changed(package: str) -> None:
-    """In the compiled entry: run ``_fast.py`` itself when it is not the source this was
-    compiled from (it ends the process); exit 2 with a message when it is gone."""
-    if SOURCE_STAMP is None:
-        return
-    source = entry_source(package)
-    try:
-        st = _stat(source)
-    except OSError:
-        sys.stderr.write(
-            f"dcg: {source} is gone (dcg was removed or moved); reinstall dcg and run "
-            "`dcg install`, or remove dcg's hook from this agent's settings\n"
-        )
-        finish(2)
-        return
-    if (st.st_mtime_ns, st.st_size) == SOURCE_STAMP:
-        return
-    with open(source, "rb") as f:
-        code = compile(f.read(), source, "exec", dont_inherit=True)
-    exec(code, {"__name__": "__main__", "__file__": source, "__builtins__": __builtins__})
+    return here[: max(here.rfind("/"), here.rfind("\\"))]
 
 
 def main() -> int:
@@ -245,13 +227,12 @@ def main() -> int:
 
     gc.disable()
     package = package_dir()
-    run_source_if_changed(package)
     cut = max(package.rfind("/"), package.rfind("\\"))
     root = package[:cut] or package[: cut + 1]
-    # Run without -I, Python puts this file's directory (the package, or its __pycache__
-    # for the compiled entry) first. The directory holding dcg/ goes last: a module dropped
-    # there (site-packages/tomllib.py) must not shadow the standard library the hook uses.
-    path = [p for p in sys.path if p not in (package, f"{package}/__pycache__", root)]
+    # Run without -I, Python puts the script's directory (the package) first. The directory
+    # holding dcg/ goes last: a module dropped there (site-packages/tomllib.py) must not
+    # shadow the standard library the hook uses.
+    path = [p for p in sys.path if p not in (package, root)]
     path.append(root)
     sys.path[:] = path
     install_bundle(package)

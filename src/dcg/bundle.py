@@ -6,9 +6,7 @@ marshalled index, the index, then each module's marshalled code (its offset coun
 the end of the index). The index records each module's source path, modification time
 (ns) and size, so the reader uses a module's code only while its source is unchanged.
 ``dcg install`` writes it; ``dcg doctor`` reports a hook whose bundle is missing or out
-of date; ``python -I -m dcg.bundle`` writes it by hand. Beside it goes the compiled entry,
-``dcg/__pycache__/hook-entry.<cache tag>.pyc``: ``_fast.py`` compiled with the size and
-modification time of its source, the file the registered hook command runs.
+of date; ``python -I -m dcg.bundle`` writes it by hand.
 
 Every module of the package is bundled except the command-line interface (``dcg.cli``,
 ``dcg.commands``), which the hook never imports, and so is ``__future__``. The index also
@@ -25,15 +23,14 @@ import marshal
 import os
 import sys
 
-from dcg._fast import EXTENSION, FORMAT, MAGIC, bundle_path, entry_source, source_path
-from dcg._fast import entry_path as entry_path
+from dcg._fast import EXTENSION, FORMAT, MAGIC, bundle_path, source_path
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from dcg._fast import Index
+    from dcg._fast import Entry
 
-_SKIPPED = ("dcg.cli", "dcg.commands", "dcg.__main__", "dcg._fast")
-ENTRY = "dcg._fast"  # how stale() names the compiled entry
+# The entry file and dcg._fast are loaded before the bundle is open.
+_SKIPPED = ("dcg.cli", "dcg.commands", "dcg.__main__", "dcg._fast", "dcg._entry")
 # Standard library modules the hook imports that are neither built in nor frozen (every
 # dcg module starts with ``from __future__ import annotations``): found in the bundle,
 # they cost no listing of the standard library's directory. Stored with their absolute
@@ -129,7 +126,7 @@ def build(package: str) -> str:
     compile (the bundle is then left as it was).
     """
     found = modules(package)
-    index: Index = {}
+    index: dict[str, Entry] = {}
     blobs: list[bytes] = []
     offset = 0
     imported: set[str] = set()  # for the extension modules' entries
@@ -158,12 +155,16 @@ def build(package: str) -> str:
     for dotted, origin in extension_files(imported).items():
         st = os.stat(origin)
         index[dotted] = (origin, st.st_mtime_ns, st.st_size, False, EXTENSION, 0, (), 0)
-    head = marshal.dumps(index)
+    head = pack_index(index)
     path = bundle_path(package)
     os.makedirs(os.path.dirname(path), exist_ok=True)
     _write_atomically(path, [FORMAT + MAGIC + len(head).to_bytes(4, "little") + head, *blobs])
-    build_entry(package)
     return path
+
+
+def pack_index(index: dict[str, Entry]) -> bytes:
+    """The index as the bundle stores it: each entry marshalled on its own (read_index)."""
+    return marshal.dumps({name: marshal.dumps(entry) for name, entry in index.items()})
 
 
 # A module that says ``DERIVED: … = None`` at its top level gets, in its bundled code, what
@@ -220,57 +221,6 @@ def _write_atomically(path: str, parts: list[bytes]) -> None:
         with contextlib.suppress(OSError):
             os.unlink(tmp)
         raise
-
-
-def build_entry(package: str) -> str | None:
-    """Compile ``package``'s ``_fast.py`` into the compiled entry, its source's stamp set in
-    ``SOURCE_STAMP``; the path, or None when the package has no ``_fast.py``."""
-    source = entry_source(package)
-    try:
-        st = os.stat(source)
-    except FileNotFoundError:
-        return None
-    with open(source, "rb") as f:
-        tree = ast.parse(f.read(), source)
-    stamped = False
-    for node in tree.body:
-        if (
-            isinstance(node, ast.AnnAssign)
-            and isinstance(node.target, ast.Name)
-            and node.target.id == "SOURCE_STAMP"
-        ):
-            stamp = ast.Tuple([ast.Constant(st.st_mtime_ns), ast.Constant(st.st_size)], ast.Load())
-            node.value = ast.fix_missing_locations(ast.copy_location(stamp, node))
-            stamped = True
-    if not stamped:  # an entry that could not tell it is stale must not be written
-        raise SyntaxError(f"{source} has no SOURCE_STAMP")
-    code = compile(without_docstrings(tree), source, "exec", dont_inherit=True)
-    # A .pyc header (magic, flags, source time and size, as importlib writes them), which
-    # Python checks for its own magic number when it runs the file.
-    header = MAGIC + bytes(4)
-    header += (int(st.st_mtime) & 0xFFFFFFFF).to_bytes(4, "little")
-    header += (st.st_size & 0xFFFFFFFF).to_bytes(4, "little")
-    path = entry_path(package)
-    _write_atomically(path, [header, marshal.dumps(code)])
-    return path
-
-
-def entry_fresh(package: str) -> bool:
-    """Whether ``package``'s compiled entry exists, is for this interpreter and was compiled
-    from its ``_fast.py`` as it is now."""
-    try:
-        st = os.stat(entry_source(package))
-        with open(entry_path(package), "rb") as f:
-            data = f.read()
-    except OSError:
-        return False
-    if data[:4] != MAGIC:
-        return False
-    try:
-        code = marshal.loads(data[16:])
-    except (EOFError, ValueError, TypeError):
-        return False
-    return (st.st_mtime_ns, st.st_size) in getattr(code, "co_consts", ())
 
 
 def without_docstrings(tree: ast.Module) -> ast.Module:
@@ -334,17 +284,14 @@ def top_level_imports(tree: ast.Module, name: str, is_package: bool) -> tuple[li
 
 def stale(package: str) -> list[str]:
     """The hook modules of ``package`` the bundle would not serve: all of them when there is
-    no usable bundle, else those whose source changed or that it lacks, and ``dcg._fast``
-    (:data:`ENTRY`) when the compiled entry is missing or stale."""
+    no usable bundle, else those whose source changed or that it lacks."""
     hook_modules = modules(package)
     wanted = {dotted: rel for dotted, (rel, _is_package) in hook_modules.items()}
     wanted.update(extensions(package, hook_modules))
-    # The compiled entry, unless there is no entry file to compile.
-    entry = [] if entry_fresh(package) or not os.path.exists(entry_source(package)) else [ENTRY]
     index = read_index(package)
     if index is None:
-        return sorted(wanted) + entry
-    out = entry
+        return sorted(wanted)
+    out: list[str] = []
     for dotted, rel in wanted.items():
         found = index.get(dotted)
         try:
@@ -356,7 +303,7 @@ def stale(package: str) -> list[str]:
     return out
 
 
-def read_index(package: str) -> Index | None:
+def read_index(package: str) -> dict[str, Entry] | None:
     """The index of ``package``'s bundle for this interpreter; None when there is none."""
     from dcg import _fast
 
@@ -368,7 +315,12 @@ def read_index(package: str) -> Index | None:
         found = _fast.read_index(fd)
     finally:
         os.close(fd)
-    return None if found is None else found[0]
+    if found is None:
+        return None
+    try:
+        return {name: marshal.loads(raw) for name, raw in found[0].items()}
+    except (EOFError, ValueError, TypeError):
+        return None
 
 
 def main() -> int:

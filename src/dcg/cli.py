@@ -13,7 +13,7 @@ from dcg.response import MODES
 # typing is not imported at run time: it costs more than the hook's whole budget.
 TYPE_CHECKING = False
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Callable, Iterator, Sequence
 
     from dcg.config import Config
 
@@ -60,6 +60,26 @@ def _allowlist_scope(p: argparse.ArgumentParser) -> None:
     scope = p.add_mutually_exclusive_group()
     scope.add_argument("--user", action="store_true", help="user allowlist (default)")
     scope.add_argument("--system", action="store_true", help="system allowlist (/etc/dcg)")
+
+
+class _Choices:
+    """Choices argparse asks for only when it checks a value or prints them: the agents
+    that have transcripts are known only from every agent's spec (each adapter imported)."""
+
+    def __init__(self, get: Callable[[], tuple[str, ...]]) -> None:
+        self._get = get
+
+    def __contains__(self, value: object) -> bool:
+        return value in self._get()
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._get())
+
+
+def _transcript_agents() -> tuple[str, ...]:
+    from dcg.commands import _transcripts
+
+    return _transcripts.agents()
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -188,7 +208,9 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--include-docs", action="store_true", help="also fenced shell in Markdown")
     p = sub.add_parser("replay", help="what today's policy would have done with past sessions")
     p.add_argument("paths", nargs="*", metavar="PATH", help="transcript files or directories")
-    p.add_argument("--agent", choices=("claude", "codex"), help="only this agent's transcripts")
+    p.add_argument(
+        "--agent", choices=_Choices(_transcript_agents), help="only this agent's transcripts"
+    )
     p.add_argument("--since", metavar="DATE", help="only commands from DATE (YYYY-MM-DD) on")
     p.add_argument("--json", action="store_true")
 

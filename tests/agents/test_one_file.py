@@ -64,6 +64,26 @@ def render_error(message: str) -> Reply:
     return error_decision(message)
 
 
+def transcript_files(home: str) -> list[str]:
+    import os
+
+    path = os.path.join(home, ".zedagent", "log.zed")
+    return [path] if os.path.isfile(path) else []
+
+
+def read_transcript(path, fh, counts):  # type: ignore[no-untyped-def]
+    from dcg.agents import _transcript as t
+
+    for number, raw in enumerate(fh, start=1):
+        line = t.decode(raw, counts) if t.candidate(raw, counts, (b'"run"',)) else None
+        if line is not None and isinstance(line.get("run"), str):
+            yield t.Command(line["run"], "bash", NAME, "zs", "", "/", f"{path}:{number}")
+
+
+def plugin_check(text: str | None, path: str | None) -> tuple[str, bool, bool, str]:
+    return ("zed settings", text is not None, text is None, f"read {path}")
+
+
 def spec() -> Agent:
     from dcg.agents import _spec
 
@@ -92,6 +112,10 @@ def spec() -> Agent:
         ),
         fails=_spec.FAILS_OPEN,
         fail_text="a hook error lets the command run",
+        transcripts=_spec.Transcripts(
+            transcript_files, lambda path: path.endswith(".zed"), read_transcript
+        ),
+        check=plugin_check,
     )
 '''
 
@@ -165,7 +189,7 @@ def _run(command: str, stdin: bytes, home: Path) -> tuple[int, str]:
 
 def _entry(site: Path, agent: str | None = None) -> str:
     """The fast entry of the copy, as `dcg install` registers it."""
-    words = [sys.executable, "-I", "-S", str(site / "dcg" / "_fast.py")]
+    words = [sys.executable, "-I", "-S", str(site / "dcg" / "_entry.py")]
     return shlex.join(words + (["--agent", agent] if agent else []))
 
 
@@ -227,6 +251,31 @@ def test_a_new_agent_module_is_installed_detected_and_protected(site: Path, tmp_
         assert "core.dcg" in out, (line, out)
     code, out = _run(_entry(site), _claude("cat ~/.zedagent/hooks.json", project), home)
     assert (code, out) == (0, "")
+
+    # Its transcripts are read by `dcg replay` (found in their place, or given by path,
+    # and a choice of --agent), and doctor runs its own check.
+    log = home / ".zedagent" / "log.zed"
+    log.write_text('{"run": "git reset --hard"}\n{"other": 1}\nnot json\n')
+    cli = (
+        "import sys; sys.path.insert(0, sys.argv[1]); from dcg.cli import main; "
+        "sys.exit(main(sys.argv[2:]))"
+    )
+    for args in (["replay", "--json"], ["replay", "--json", "--agent", NAME, str(log)]):
+        run = subprocess.run(
+            [sys.executable, "-c", cli, str(site), *args], capture_output=True, text=True,
+            env=_env(home), cwd=home, timeout=120, check=False,
+        )  # fmt: skip
+        assert run.returncode == 0, run.stdout + run.stderr
+        replayed = json.loads(run.stdout)
+        assert replayed["scanned"] == 1 and replayed["malformed_lines"] == 1, replayed
+        found = [(f["source"], f["session_id"]) for f in replayed["findings"]]
+        assert found == [(f"{log}:1", "zs")], replayed
+    run = subprocess.run(
+        [sys.executable, "-c", cli, str(site), "doctor", "--json"], capture_output=True,
+        text=True, env=_env(home), cwd=home, timeout=300, check=False,
+    )  # fmt: skip
+    checks = [f for f in json.loads(run.stdout) if f["check"] == "zed settings"]
+    assert [(f["scope"], f["ok"]) for f in checks] == [(NAME, True)], run.stdout
 
 
 def test_an_agent_module_edited_or_added_after_the_bundle_takes_effect(

@@ -23,6 +23,7 @@ from sandbox import BASH, bash, commit_then_change, hook_verdict, lost, write_fi
 RM = "core.filesystem:rm-rf"
 RESET = "core.git:reset-hard"
 DYN = "core.shell:dynamic-command"
+OPAQUE = "core.shell:opaque-exec"
 
 STOP = [
     # subshells, pipelines and background jobs keep their assignments
@@ -39,10 +40,30 @@ STOP = [
     ("c=rm; while false; do c=ls; done; $c -rf src", RM),
     ("c=rm; until true; do c=ls; done; $c -rf src", RM),
     ("m=--hard; true || m=--soft; git reset $m", RESET),
-    # branches that may not run: the value is no longer known
-    ("c=rm; case x in y) c=ls;; esac; $c -rf src", DYN),
-    ("c=rm; if [ -e nothing ]; then c=ls; fi; $c -rf src", DYN),
-    ("c=rm; for f in; do c=ls; done; $c -rf src", DYN),
+    # branches that may not run: the value is one of those the branches leave, and a
+    # program held in it is judged once per value (dcg.shell.choices)
+    ("c=rm; case x in y) c=ls;; esac; $c -rf src", RM),
+    ("c=rm; if [ -e nothing ]; then c=ls; fi; $c -rf src", RM),
+    ("c=rm; for f in; do c=ls; done; $c -rf src", RM),
+    ("if [ -f nothing ]; then c=ls; else c=rm; fi; $c -rf src", RM),
+    ("if [ -f src/canary ]; then c=rm; else c=ls; fi; $c -rf src", RM),
+    ("case $HOME in /nowhere) c=ls;; *) c=rm;; esac; $c -rf src", RM),
+    ('c=ls; [ -f nothing ] || c=rm; command "$c" -rf src', RM),
+    ("g=git; [ -d nothing ] && g=hub; ${g} reset --hard", RESET),
+    ("c=ls; [ -d nothing ] || c=source; echo 'rm -rf src' > x.sh; $c x.sh", RM),
+    ("c=ls; [ -d nothing ] || c=eval; $c 'rm -rf src'", RM),
+    ("c=ls; [ -d nothing ] || c=export; $c d=rm; $d -rf src", RM),
+    ("c=ls; [ -d nothing ] || c='bash -c'; $c 'rm -rf src'", RM),
+    ("c=true; [ -d nothing ] || c=false; if $c; then :; else rm -rf src; fi", RM),
+    # an alias or a hashed name given another value on a branch that may run is unknown
+    ("shopt -s expand_aliases\nalias r=ls\n[ -f x ] || alias r=rm\nr -rf src", OPAQUE),
+    ("shopt -s expand_aliases\nc=ls; [ -f x ] || c=rm\nalias r=$c\nr -rf src", OPAQUE),
+    ("hash -p /bin/ls r; [ -f x ] || hash -p /bin/rm r; r -rf src", DYN),
+    # a function's variables come from the call's arguments, not the empty ones where
+    # it is defined; a call not walked again leaves them unknown
+    ("f() { c=$1; }; f rm; $c -rf src", RM),
+    ("f() { c=$1; }; f rm; f rm; $c -rf src", DYN),
+    ("f() { c=$1; }; f ls; f rm; $c -rf src", DYN),
     # functions: a body runs when called; its locals stay in it
     ("c=rm; f(){ c=ls; }; $c -rf src", RM),
     ("g(){ m=--hard; }; m=--soft; g; git reset $m", RESET),
@@ -68,6 +89,13 @@ PASS = [
     "readonly OUT=build; rm -rf $OUT",
     "export D=dist; rm -rf $D",
     "trap 'rm -f notes.tmp' EXIT; touch notes.tmp",
+    # a program chosen on a branch: each value is judged, none is dcg (issue 24)
+    "PM=npm; [ -f pnpm-lock.yaml ] && PM=pnpm; $PM run build",
+    'if [ -f yarn.lock ]; then PM=yarn; else PM=npm; fi; "$PM" run "$TASK"',
+    'tar=tar; command -v gtar >/dev/null && tar=gtar; command "${tar}" -xzf "$ARCHIVE" -C out',
+    'case "$(uname)" in Darwin) SED=gsed;; *) SED=sed;; esac; $SED -n p "$F"',
+    'PY=python3; command -v python3 >/dev/null || PY=python; $PY -c "print(1)" "$@"',
+    'if [ -f nothing ]; then O=build; else O=dist; fi; rm -rf "$O"',
 ]
 
 

@@ -159,12 +159,26 @@ def test_doctor_reports_whether_the_opencode_plugin_loads(
     version: str | None, api: str, ok: bool
 ) -> None:
     from dcg.commands import _opencode
-    from dcg.commands.doctor import opencode_loads
 
-    finding = opencode_loads(version, _opencode.plugin(["dcg", "hook"], api))
-    assert finding.ok is ok and finding.fatal is not ok
-    assert (version or "unknown") in finding.detail
-    assert api in finding.detail
+    found_ok, fatal, detail = _opencode.load_verdict(
+        version, _opencode.plugin(["dcg", "hook"], api), None
+    )
+    assert found_ok is ok and fatal is not ok
+    assert (version or "unknown") in detail
+    assert api in detail
+
+
+def test_the_opencode_plugin_check_is_a_field_of_its_spec() -> None:
+    # OpenCode's plugin check lives in agents/opencode.py, not in a branch of doctor's:
+    # doctor runs whatever check a spec carries (tests/agents/test_one_file.py: a new
+    # agent's own check runs too).
+    from dcg.agents import AGENTS, spec
+
+    assert [a for a in AGENTS if spec(a).check is not None] == ["opencode"]
+    check = spec("opencode").check
+    assert check is not None
+    name, ok, fatal, detail = check(None, None)
+    assert name == "plugin loads" and isinstance(detail, str) and fatal is not ok
 
 
 @pytest.mark.parametrize(

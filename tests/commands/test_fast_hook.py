@@ -1,5 +1,7 @@
-"""The hook command ``dcg install`` registers: ``<python> -I -S <package>/__pycache__/
-hook-entry.<tag>.pyc``, the entry file ``_fast.py`` compiled (or ``_fast.py`` itself).
+"""The hook command ``dcg install`` registers: ``<python> -I -S <package>/_entry.py``, a
+tiny source file that loads ``dcg/_fast.py``'s cached bytecode and runs its ``main``.
+Older installs registered ``_fast.py`` itself or its compiled copy ``__pycache__/
+hook-entry.<tag>.pyc``: those are still dcg's, and install replaces them.
 
 End to end: a real ``dcg install`` into a temporary HOME — from a regular (non-editable)
 venv install and from this editable checkout — whose registered command, run the way the
@@ -24,6 +26,7 @@ import pytest
 
 import dcg
 from dcg import bundle
+from dcg._fast import FORMAT
 from dcg.commands import _bytecode, _hooks
 from dcg.commands import _doctor_speed as speed
 from dcg.commands.doctor import doctor
@@ -32,7 +35,8 @@ from dcg.commands.uninstall import uninstall
 
 ROOT = Path(__file__).resolve().parents[2]
 PKG = Path(dcg.__file__).resolve().parent
-ENTRY = f"hook-entry.{sys.implementation.cache_tag}.pyc"  # the compiled entry's name
+# The compiled entry older installs registered, in the package's __pycache__.
+OLD_ENTRY = f"hook-entry.{sys.implementation.cache_tag}.pyc"
 
 # Settings the person had before install (dcg must give these bytes back).
 BEFORE = '{\n    "model": "opus",\n    "hooks": {"Stop": [{"hooks": [{"type": "command", "command": "x"}]}]}\n}\n'  # noqa: E501
@@ -98,7 +102,8 @@ def _install_and_check(dcg_bin: str, python: str, package: Path, tmp: Path) -> N
     parsed = _hooks.parse_command(command)
     assert parsed is not None and parsed.entry is not None
     assert shlex.split(command)[:3] == [python, "-I", "-S"]
-    assert Path(parsed.entry) == package / "__pycache__" / ENTRY and parsed.args == []
+    assert Path(parsed.entry) == package / "_entry.py" and parsed.args == []
+    assert not (package / "__pycache__" / OLD_ENTRY).exists(), "nothing compiled for it"
     assert _bytecode.stale(str(package)) == [], "install leaves the package compiled"
     assert bundle.stale(str(package)) == [], "and its hook modules bundled"
     gemini = _hooks.parse_command(_registered(home, "gemini"))
@@ -171,15 +176,16 @@ def test_install_compiles_a_package_without_bytecode(regular_venv: Path, tmp_pat
 def test_entry_file_runs_without_the_launcher_or_site(tmp_path: Path) -> None:
     # The entry file finds its own package: no PYTHONPATH, no site-packages, no cwd.
     env = _env(tmp_path, DCG_RESPONSE_MODE="paranoid")
-    argv = [sys.executable, "-I", "-S", str(PKG / "_fast.py")]
+    argv = [sys.executable, "-I", "-S", str(PKG / "_entry.py")]
     run = subprocess.run(
         argv, input=_claude_payload("git reset --hard"), capture_output=True, env=env,
         cwd="/", timeout=60, check=False,
     )  # fmt: skip
     assert json.loads(run.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
-    # Run without -I, Python puts the package directory itself (or its __pycache__) first
-    # on sys.path: the entry file takes it off again and finds the package from its place.
-    for entry in (PKG / "_fast.py", PKG / "__pycache__" / ENTRY):
+    # Run without -I, Python puts the package directory itself first on sys.path: the
+    # entry takes it off again and finds the package from its place. _fast.py run as a
+    # script (what older installs registered) works the same way.
+    for entry in (PKG / "_entry.py", PKG / "_fast.py"):
         run = subprocess.run(
             [sys.executable, "-S", str(entry)], input=_claude_payload("git reset --hard"),
             capture_output=True, env=env, cwd="/", timeout=60, check=False,
@@ -187,81 +193,124 @@ def test_entry_file_runs_without_the_launcher_or_site(tmp_path: Path) -> None:
         assert json.loads(run.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
 
 
+def test_the_entry_is_a_few_lines_that_load_dcg_fast() -> None:
+    # Python compiles the script it is given on every call: it stays tiny, and imports
+    # nothing but sys (built in) before dcg._fast takes over.
+    lines = [ln for ln in (PKG / "_entry.py").read_text().splitlines() if ln.strip()]
+    code = [ln for ln in lines if not ln.lstrip().startswith(("#", '"""'))]
+    assert len(code) <= 8, code
+    assert [ln for ln in code if ln.startswith(("import", "from"))] == ["import sys"]
+
+
 @pytest.fixture
 def package(tmp_path: Path) -> Path:
-    """A copy of the package with its bundle and compiled entry, outside any install."""
+    """A copy of the package, compiled and with its bundle, outside any install."""
     import shutil
 
     copy = tmp_path / "site" / "dcg"
     shutil.copytree(PKG, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    assert _bytecode.compile_package(sys.executable, str(copy)) is None
     bundle.build(str(copy))
-    assert bundle.entry_fresh(str(copy)) and bundle.stale(str(copy)) == []
+    assert bundle.stale(str(copy)) == [] and _bytecode.stale(str(copy)) == []
     return copy
 
 
-def _run_entry(package: Path, command: str, home: Path) -> subprocess.CompletedProcess[bytes]:
+def _run_entry(
+    package: Path, command: str, home: Path, entry: str = "_entry.py"
+) -> subprocess.CompletedProcess[bytes]:
     return subprocess.run(
-        [sys.executable, "-I", "-S", str(package / "__pycache__" / ENTRY)],
+        [sys.executable, "-I", "-S", str(package / entry)],
         input=_claude_payload(command), capture_output=True, cwd="/", timeout=60, check=False,
         env=_env(home, DCG_RESPONSE_MODE="paranoid"),
     )  # fmt: skip
 
 
-def test_the_compiled_entry_runs_an_edited_entry_file_from_its_source(
-    package: Path, tmp_path: Path
-) -> None:
-    # An upgrade or an edit changed _fast.py after the entry was compiled: the change runs.
+def test_an_edited_fast_py_runs_at_the_next_call(package: Path, tmp_path: Path) -> None:
+    # An upgrade or an edit changed _fast.py: there is no copy of it to go stale, Python's
+    # loader sees the source changed and compiles it again (and caches that).
     source = package / "_fast.py"
     text = source.read_text()
     anchor = "    gc.disable()\n"
     assert anchor in text
     source.write_text(text.replace(anchor, anchor + '    sys.stderr.write("edited\\n")\n', 1))
-    assert not bundle.entry_fresh(str(package)) and bundle.stale(str(package)) == ["dcg._fast"]
     run = _run_entry(package, "git reset --hard", tmp_path / "h")
     assert run.stderr == b"edited\n", run
     assert json.loads(run.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny"
     assert _run_entry(package, "ls", tmp_path / "h").stdout == b""
-    bundle.build(str(package))
-    assert bundle.entry_fresh(str(package))
-    assert _run_entry(package, "git reset --hard", tmp_path / "h").stderr == b"edited\n"
+    assert _bytecode.stale(str(package)) == [], "the new bytecode was cached"
 
 
-def test_the_compiled_entry_of_a_removed_package_says_so_and_blocks(
-    package: Path, tmp_path: Path
-) -> None:
-    (package / "_fast.py").unlink()
+def test_bytecode_of_another_python_is_not_run(package: Path, tmp_path: Path) -> None:
+    # The interpreter was upgraded in place: the cached bytecode of _fast.py and the bundle
+    # carry the old version's magic number. Python's loader compiles the source instead,
+    # the bundle is passed over, and the hook still answers (before, the compiled entry
+    # was refused: exit 1 on every call, which the agents treat as "run the command").
+    for path in (package / "__pycache__" / f"_fast.{sys.implementation.cache_tag}.pyc",
+                 Path(bundle.bundle_path(str(package)))):  # fmt: skip
+        data = bytearray(path.read_bytes())
+        at = 0 if path.suffix == ".pyc" else len(FORMAT)
+        data[at] ^= 0xFF
+        path.write_bytes(bytes(data))
+    assert bundle.read_index(str(package)) is None
+    run = _run_entry(package, "git reset --hard", tmp_path / "h")
+    assert json.loads(run.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny", run
+    assert _run_entry(package, "ls", tmp_path / "h").returncode == 0
+
+
+def test_a_removed_package_s_entry_blocks(package: Path, tmp_path: Path) -> None:
+    # dcg uninstalled with the hook left behind: Python's own exit 2 for a missing
+    # script, which the agents that know that code treat as a block.
+    (package / "_entry.py").unlink()
     run = _run_entry(package, "ls", tmp_path / "h")
-    # Exit 2, as Python's own for a missing script: the agents that know it block on it.
-    assert run.returncode == 2 and run.stdout == b""
-    assert b"_fast.py is gone" in run.stderr and b"dcg install" in run.stderr
+    assert run.returncode == 2 and run.stdout == b"", run
 
 
-def test_the_compiled_entry_is_refused_by_another_python(package: Path) -> None:
-    # Python checks a compiled file's magic number: a mismatch is never run as code.
-    path = package / "__pycache__" / ENTRY
-    data = bytearray(path.read_bytes())
-    data[0] ^= 0xFF
-    path.write_bytes(bytes(data))
-    assert not bundle.entry_fresh(str(package)) and "dcg._fast" in bundle.stale(str(package))
+def _old_compiled_entry(package: Path) -> Path:
+    """What an older install's compiled entry did once its _fast.py had changed (an upgrade
+    in place): run the current ``_fast.py`` as ``__main__``."""
+    import importlib.util
+    import marshal
+
+    source = str(package / "_fast.py")
+    code = compile(
+        f"with open({source!r}, 'rb') as f:\n"
+        f"    code = compile(f.read(), {source!r}, 'exec', dont_inherit=True)\n"
+        f"exec(code, {{'__name__': '__main__', '__file__': {source!r}, "
+        "'__builtins__': __builtins__})\n",
+        "old-entry", "exec",
+    )  # fmt: skip
+    path = package / "__pycache__" / OLD_ENTRY
+    path.write_bytes(importlib.util.MAGIC_NUMBER + bytes(12) + marshal.dumps(code))
+    return path
+
+
+def test_an_old_compiled_entry_still_runs_the_upgraded_hook(package: Path, tmp_path: Path) -> None:
+    old = _old_compiled_entry(package)
+    run = _run_entry(package, "git reset --hard", tmp_path / "h", f"__pycache__/{old.name}")
+    assert json.loads(run.stdout)["hookSpecificOutput"]["permissionDecision"] == "deny", run
 
 
 @pytest.mark.parametrize(
     "command",
     [
+        f"rm {PKG / '_entry.py'}",
+        f"echo pass > {PKG / '_entry.py'}",
+        f"mv {PKG / '_entry.py'} /tmp/x",
+        f"chmod 000 {PKG / '_entry.py'}",
+        f"truncate -s0 {PKG}/_entry.py",
+        f"cd {PKG} && rm -f _entry.py",
+        f"sed -i d {PKG}/_entry.py",
+        f"cp /dev/null {PKG}/_entry.py",
         f"rm {PKG / '_fast.py'}",
         f"echo pass > {PKG / '_fast.py'}",
-        f"mv {PKG / '_fast.py'} /tmp/x",
-        f"chmod 000 {PKG / '_fast.py'}",
-        f"truncate -s0 {PKG}/_fast.py",
-        f"cd {PKG} && rm -f _fast.py",
         f"sed -i d {PKG}/_fast.py",
-        f"cp /dev/null {PKG}/_fast.py",
         f"rm -rf {PKG}/__pycache__ {PKG}/_fast.py",
         f"cp /tmp/evil {PKG}/__pycache__/hook.cpython-311.bundle",
-        f"cp /tmp/evil {PKG}/__pycache__/{ENTRY}",
-        f"echo > {PKG}/__pycache__/{ENTRY}",
+        f"cp /tmp/evil {PKG}/__pycache__/_fast.cpython-311.pyc",
+        f"cp /tmp/evil {PKG}/__pycache__/{OLD_ENTRY}",
+        f"echo > {PKG}/__pycache__/{OLD_ENTRY}",
         f"cd {PKG}/__pycache__ && rm hook-entry.*",
-        f"python3 -c \"open('{PKG}/__pycache__/{ENTRY}', 'wb').write(b'')\"",
+        f"python3 -c \"open('{PKG}/_entry.py', 'w').write('')\"",
         f"python3 -c \"import os; os.remove('{PKG}/_fast.py')\"",
     ],
 )
@@ -283,6 +332,15 @@ FORMS = [
     ("/opt/dcg/bin/dcg hook", ("/opt/dcg/bin/dcg", None, [])),
     ("dcg hook --agent codex", ("dcg", None, ["--agent", "codex"])),
     (
+        "/v/bin/python -I -S /v/lib/python3.11/site-packages/dcg/_entry.py",
+        ("/v/bin/python", "/v/lib/python3.11/site-packages/dcg/_entry.py", []),
+    ),
+    (
+        "'/my venv/bin/python3.12' -I -S '/my src/dcg/_entry.py' --agent gemini",
+        ("/my venv/bin/python3.12", "/my src/dcg/_entry.py", ["--agent", "gemini"]),
+    ),
+    # What older installs registered.
+    (
         "/v/bin/python -I -S /v/lib/python3.11/site-packages/dcg/_fast.py",
         ("/v/bin/python", "/v/lib/python3.11/site-packages/dcg/_fast.py", []),
     ),
@@ -301,6 +359,9 @@ NOT_DCG = [
     "dcg hooks",
     "/usr/bin/dcgx hook",
     "python -I -S /x/other/_fast.py",
+    "python -I -S /x/other/_entry.py",
+    "python -I -S /x/dcg/entry.py",
+    "node /x/dcg/_entry.py",
     "python -I -S /x/other/__pycache__/hook-entry.cpython-311.pyc",
     "python -I -S /x/dcg/hook-entry.cpython-311.pyc",
     "python -I -S /x/dcg/__pycache__/hook.cpython-311.pyc",
@@ -324,18 +385,18 @@ def test_other_commands_are_not_dcg_s(command: str) -> None:
 
 
 def test_fast_command_quotes_paths_for_the_shell() -> None:
-    command = _hooks.fast_command("codex", "/a b/bin/python", "/c d/dcg/_fast.py")
+    command = _hooks.fast_command("codex", "/a b/bin/python", "/c d/dcg/_entry.py")
     assert shlex.split(command) == [
         "/a b/bin/python",
         "-I",
         "-S",
-        "/c d/dcg/_fast.py",
+        "/c d/dcg/_entry.py",
         "--agent",
         "codex",
     ]
     assert _hooks.parse_command(command) == (
         "/a b/bin/python",
-        "/c d/dcg/_fast.py",
+        "/c d/dcg/_entry.py",
         ["--agent", "codex"],
     )
 
@@ -348,11 +409,43 @@ def test_reinstall_replaces_an_old_dcg_hook_command(tmp_path: Path) -> None:
     command = _registered(Path.home(), "claude")
     assert _hooks.parse_command(command) == (
         os.path.abspath(sys.executable),
-        str(PKG / "__pycache__" / ENTRY),
+        str(PKG / "_entry.py"),
         [],
     )
     assert uninstall(["claude"], stdout=io.StringIO()) == 0
     assert not (Path.home() / ".claude" / "settings.json").exists()
+
+
+@pytest.mark.parametrize("old", [f"__pycache__/{OLD_ENTRY}", "_fast.py"])
+@pytest.mark.parametrize("agent", ["claude", "gemini", "codex"])
+def test_install_migrates_an_older_install_s_entry(old: str, agent: str) -> None:
+    # An older dcg registered its compiled entry (or _fast.py where it could not write
+    # that); after an upgrade, `dcg install` rewrites the command to the source entry.
+    python = os.path.abspath(sys.executable)
+    before = _hooks.fast_command(agent, python, str(PKG / old))
+    spec = _hooks.SPECS[agent]
+    path = Path.home() / spec.user_path
+    path.parent.mkdir(parents=True, exist_ok=True)
+    install([agent], stdout=io.StringIO())
+    text = path.read_text()
+    now = _hooks.fast_command(agent, python, str(PKG / "_entry.py"))
+    assert shlex.quote(now) in text or json.dumps(now) in text or now in text
+    path.write_text(text.replace(now, before))
+    assert _hooks.registered(agent, _read_settings(path, agent))[0][1] == before
+    out = io.StringIO()
+    assert install([agent], stdout=out) == 0
+    assert "already installed" not in out.getvalue(), out.getvalue()
+    [(_, command)] = _hooks.registered(agent, _read_settings(path, agent))
+    assert command == now, out.getvalue()
+    assert uninstall([agent], stdout=io.StringIO()) == 0
+
+
+def _read_settings(path: Path, agent: str) -> object:
+    if path.suffix == ".toml":
+        import tomllib
+
+        return tomllib.loads(path.read_text())
+    return json.loads(path.read_text())
 
 
 def test_project_settings_keep_dcg_on_path() -> None:
@@ -416,7 +509,8 @@ NEW_PIP_SCRIPT = "#!/v/bin/python\nimport sys\nfrom dcg.__main__ import main\n"
 @pytest.mark.parametrize(
     ("command", "script", "project", "ok", "words"),
     [
-        ("/v/bin/python -I -S /v/dcg/_fast.py", None, False, True, "entry file"),
+        ("/v/bin/python -I -S /v/dcg/_entry.py", None, False, True, "entry file"),
+        ("/v/bin/python -I -S /v/dcg/_fast.py", None, False, True, "older install"),
         ("/v/bin/dcg hook", OLD_PIP_SCRIPT, False, False, "older pip"),
         ("/v/bin/dcg hook", NEW_PIP_SCRIPT, False, False, "console script"),
         ("/h/.local/pipx/venvs/dcg/bin/dcg hook", NEW_PIP_SCRIPT, False, False, "pipx"),
@@ -525,7 +619,7 @@ def test_doctor_flags_the_console_script_launcher(
 
 
 def test_doctor_reports_a_missing_entry_file(monkeypatch: pytest.MonkeyPatch) -> None:
-    command = _hooks.fast_command("claude", sys.executable, "/nowhere/dcg/_fast.py")
+    command = _hooks.fast_command("claude", sys.executable, "/nowhere/dcg/_entry.py")
     path = Path.home() / ".claude" / "settings.json"
     path.parent.mkdir()
     path.write_text(json.dumps({"hooks": {"PreToolUse": [_hooks.entry("claude", command)]}}))
@@ -533,29 +627,30 @@ def test_doctor_reports_a_missing_entry_file(monkeypatch: pytest.MonkeyPatch) ->
     assert not findings["entry file"]["ok"] and findings["entry file"]["fatal"]
 
 
-def test_doctor_tells_the_compiled_entry_from_its_source(package: Path) -> None:
+def test_doctor_tells_the_entry_from_an_older_install_s(package: Path) -> None:
     from dcg.commands.doctor import entry_finding
 
-    compiled = str(package / "__pycache__" / ENTRY)
-    assert entry_finding("claude", compiled, "dcg install").ok
-    source = entry_finding("claude", str(package / "_fast.py"), "dcg install")
+    current = entry_finding("claude", str(package / "_entry.py"), "dcg install", sys.executable)
+    assert (current.ok, current.fatal, current.fix) == (True, False, "")
+    # Older installs' entries still run the hook: a warning, fixed by install.
+    source = entry_finding("claude", str(package / "_fast.py"), "dcg install", sys.executable)
     assert (source.ok, source.fatal, source.fix) == (False, False, "dcg install")
-    assert "compiles on every call" in source.detail
-    (package / "_fast.py").write_text((package / "_fast.py").read_text() + "\n# edited\n")
-    stale = entry_finding("claude", compiled, "dcg install")
-    assert (stale.ok, stale.fatal) == (False, False) and "runs the source" in stale.detail
+    assert "older install" in source.detail and "_entry.py" in source.detail
+    compiled = str(_old_compiled_entry(package))
+    old = entry_finding("claude", compiled, "dcg install", sys.executable)
+    assert (old.ok, old.fatal, old.fix) == (False, False, "dcg install")
     # Compiled by another Python than the registered one: that Python refuses to run it.
-    data = bytearray((package / "__pycache__" / ENTRY).read_bytes())
+    data = bytearray(Path(compiled).read_bytes())
     data[0] ^= 0xFF
-    (package / "__pycache__" / ENTRY).write_bytes(bytes(data))
+    Path(compiled).write_bytes(bytes(data))
     other = entry_finding("claude", compiled, "dcg install", sys.executable)
     assert (other.ok, other.fatal, other.fix) == (False, True, "dcg install")
     assert "another version" in other.detail
 
 
-def test_the_source_is_registered_where_no_fresh_compiled_entry_exists(package: Path) -> None:
-    source = str(package / "_fast.py")
-    assert _hooks.registered_entry(source) == str(package / "__pycache__" / ENTRY)
-    (package / "__pycache__" / ENTRY).unlink()  # could not be written (read-only package)
-    assert _hooks.registered_entry(source) == source
-    assert _hooks.package_of(source) == _hooks.package_of(str(package / "__pycache__" / ENTRY))
+def test_the_package_of_every_entry_form(package: Path) -> None:
+    assert _hooks.entry_file() == str(PKG / "_entry.py")
+    for entry in ("_entry.py", "_fast.py", f"__pycache__/{OLD_ENTRY}"):
+        assert _hooks.package_of(str(package / entry)) == str(package)
+    assert not _hooks.old_entry(str(package / "_entry.py"))
+    assert _hooks.old_entry(str(package / "_fast.py"))

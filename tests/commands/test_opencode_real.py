@@ -18,7 +18,6 @@ from pathlib import Path
 import pytest
 
 from dcg.commands import _opencode
-from dcg.commands.doctor import opencode_loads
 
 pytestmark = pytest.mark.slow
 
@@ -69,8 +68,8 @@ def test_the_real_loader_loads_what_dcg_writes(which: str, loads: bool, on_path:
     result = _opencode.real_load(text, timeout=120)
     assert result is not None, "OpenCode did not answer"
     assert result[0] is loads, result
-    finding = opencode_loads(on_path, text, "plugins/dcg.js")
-    assert (finding.ok, finding.fatal) == (loads, not loads), finding
+    finding = _opencode.load_verdict(on_path, text, "plugins/dcg.js")
+    assert finding[:2] == (loads, not loads), finding
 
 
 def test_unknown_version_gets_a_file_every_v1_loads(on_path: str) -> None:

@@ -58,8 +58,10 @@ def test_a_copy_is_independent() -> None:
     assert (env["x"], env.state.nocase, copy.state.in_function) == ("1", True, "f")
 
 
-def _hashed(line: str) -> str | None:
-    """Walk ``line``: ``a`` and ``b`` bind a name in a fact table; what ``c`` sees."""
+def _hashed(line: str, funcs: dict[str, object] | None = None) -> str | None:
+    """Walk ``line``: ``a`` and ``b`` bind a name in a fact table; what ``c`` sees.
+    Without ``funcs`` no call is judged (dcg.shell.cases): a call replays its body's
+    effects as read where it was defined."""
     env = Vars()
     seen: list[str | None] = []
 
@@ -71,7 +73,7 @@ def _hashed(line: str) -> str | None:
         elif word == "c":
             seen.append(env.state.hashes.get("x", "missing"))
 
-    flow.run(split(lex(line, Budget(None, None), 0), 0), env, walk, {})
+    flow.run(split(lex(line, Budget(None, None), 0), 0), env, walk, funcs)  # type: ignore[arg-type]
     return seen[0]
 
 
@@ -89,6 +91,14 @@ def _hashed(line: str) -> str | None:
 )
 def test_a_fact_table_entry_is_scoped_like_a_variable(line: str, expected: str | None) -> None:
     assert _hashed(line) == expected
+
+
+def test_a_judged_function_not_walked_for_this_call_leaves_its_effects_unknown() -> None:
+    """Where a function is defined its ``$1`` is empty; a call the walker judges walks
+    the body with the call's arguments. One not walked again (judged before) must not
+    replay the definition's values: they are unknown (`f() { c=$1; }; f rm; f rm`)."""
+    assert _hashed("f() { b; }; a; f; c", {}) is None
+    assert _hashed("f() { b; }; a; c", {}) == "a"
 
 
 def test_load_takes_every_slot_and_copies_every_table() -> None:

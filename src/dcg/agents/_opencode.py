@@ -111,6 +111,17 @@ def loads(found: str | None, text: str | None) -> tuple[bool, bool, str]:
     return False, True, detail
 
 
+def load_verdict(found: str | None, text: str | None, path: str | None) -> tuple[bool, bool, str]:
+    """``(ok, fatal, detail)``: whether the OpenCode found (version ``found``) runs the
+    plugin ``text`` dcg installed at ``path``: loaded by that OpenCode itself where it
+    answers, else judged by its version."""
+    ok, fatal, detail = loads(found, text)
+    real = real_load(text) if text and path else None
+    if real is not None:
+        ok, fatal, detail = real[0], not real[0], f"OpenCode {found or '?'}: {real[1]}"
+    return ok, fatal, detail
+
+
 def real_load(text: str, timeout: float = 60) -> tuple[bool, str] | None:
     """Load ``text`` as a global plugin with the OpenCode installed here, in a throwaway
     home (the way it loads your ``plugins/``): ``(loaded, detail)``; None when there is

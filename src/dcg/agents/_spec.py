@@ -9,8 +9,12 @@ module (and ``dataclasses``) is imported only by the commands and the tests.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from dcg.agents._transcript import Command, Counts
 
 # How a hook error (a crash, a missing interpreter, a time-out) ends for the command.
 FAILS_OPEN = "open"  # the command runs
@@ -129,6 +133,24 @@ class Probe:
 
 
 @dataclass(frozen=True)
+class Transcripts:
+    """Where an agent keeps its session transcripts and how ``dcg replay`` reads them:
+    ``find(home)`` the files in their default place; ``owns(path)`` whether a file given
+    by path is one of them (an agent whose ``owns`` takes every file is asked last);
+    ``read(path, lines, counts)`` its shell commands in order (``dcg.agents._transcript``
+    has what readers share: ``Command``, ``Counts``, ``candidate``, ``decode``)."""
+
+    find: Callable[[str], list[str]]
+    owns: Callable[[str], bool]
+    read: Callable[[str, Iterator[bytes], Counts], Iterator[Command]]
+
+
+# A check doctor runs for one agent beyond its probe: (the settings file's text, its path)
+# -> (check name, ok, fatal, detail); its fix is `dcg install --agent NAME`.
+Check = Callable[[str | None, str | None], tuple[str, bool, bool, str]]
+
+
+@dataclass(frozen=True)
 class Agent:
     """One agent, everything dcg knows about it (its hot-path facts: the registry)."""
 
@@ -165,6 +187,13 @@ class Agent:
     unguarded: tuple[str, ...] = ()
     # npm packages that start the agent through npx, bunx, pnpm dlx, npm exec…
     packages: tuple[str, ...] = ()
+    # Its registered command names no --agent: the payload `dcg hook` is documented for
+    # (one agent; hand-written settings say `dcg hook`).
+    bare: bool = False
+    # Its session transcripts, for `dcg replay --agent` (None: dcg reads none).
+    transcripts: Transcripts | None = None
+    # A check of its own that doctor runs (OpenCode: whether its plugin loads).
+    check: Check | None = None
 
     def tools(self) -> tuple[str, ...]:
         return self.covers if self.covers is not None else (*self.shells, *sorted(self.file_tools))

@@ -18,8 +18,11 @@ from dcg.hookio import SOFT_BLOCK, WARNING, HookRequest, Reply
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from dcg.agents._common import Mark
     from dcg.agents._spec import Agent
+    from dcg.agents._transcript import Command, Counts
     from dcg.hookio import Outcome
 
 NAME = "claude"
@@ -148,6 +151,63 @@ def render_error(message: str) -> Reply:
 MATCHER = "Bash|PowerShell|Monitor|Write|Edit|MultiEdit|NotebookEdit|exec|edit"
 
 
+# Transcripts (`dcg replay`): ~/.claude/projects/*/*.jsonl, one event a line; an
+# ``assistant`` event's ``message.content`` holds ``tool_use`` blocks, and those of a shell
+# tool carry ``input.command``; the line has ``cwd``, ``sessionId`` and ``timestamp``.
+_TRANSCRIPT_MARKERS = (b'"tool_use"',)
+_TRANSCRIPT_TOOLS = {"Bash": "bash", "PowerShell": "powershell"}
+
+
+def transcript_files(home: str) -> list[str]:
+    """Claude Code's transcripts under ``home``, in their default place."""
+    import os
+
+    projects = os.path.join(home, ".claude", "projects")
+    if not os.path.isdir(projects):
+        return []
+    out: list[str] = []
+    for project in sorted(os.listdir(projects)):
+        folder = os.path.join(projects, project)
+        if os.path.isdir(folder):
+            out += [
+                os.path.join(folder, n) for n in sorted(os.listdir(folder)) if n.endswith(".jsonl")
+            ]
+    return out
+
+
+def read_transcript(path: str, fh: Iterator[bytes], counts: Counts) -> Iterator[Command]:
+    """The shell commands of one Claude Code transcript, in order."""
+    from dcg.agents import _transcript as t
+
+    for number, raw in enumerate(fh, start=1):
+        if not t.candidate(raw, counts, _TRANSCRIPT_MARKERS):
+            continue
+        event = t.decode(raw, counts)
+        if event is None or event.get("type") != "assistant":
+            continue
+        message = event.get("message")
+        content = message.get("content") if isinstance(message, dict) else None
+        if not isinstance(content, list):
+            continue
+        for block in content:
+            if not isinstance(block, dict) or block.get("type") != "tool_use":
+                continue
+            shell = _TRANSCRIPT_TOOLS.get(str(block.get("name")))
+            given = block.get("input")
+            command = given.get("command") if isinstance(given, dict) else None
+            if shell is None or not isinstance(command, str):
+                continue
+            yield t.Command(
+                command,
+                shell,
+                NAME,
+                str(event.get("sessionId") or ""),
+                str(event.get("timestamp") or ""),
+                str(event.get("cwd") or ""),
+                f"{path}:{number}",
+            )
+
+
 def spec() -> Agent:
     from dcg.agents import _spec
 
@@ -182,6 +242,10 @@ def spec() -> Agent:
             required=("onFailure",),
         ),
         probe=_spec.Probe(probe_payload()),
+        # `dcg hook` with no --agent is documented for its payload.
+        bare=True,
+        # Any transcript no other agent claims is taken for one of Claude Code's.
+        transcripts=_spec.Transcripts(transcript_files, lambda path: True, read_transcript),
         fails=_spec.FAILS_CLOSED,
         fail_text="with the onFailure: block dcg registers (Claude Code 2.1.295 and later) a "
         "hook that crashes, times out or cannot start blocks the command; older versions "

@@ -9,8 +9,11 @@ from dcg.hookio import WARNING, Reply
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+
     from dcg.agents._common import Mark
     from dcg.agents._spec import Agent
+    from dcg.agents._transcript import Command, Counts
     from dcg.hookio import HookRequest, Outcome
 
 NAME = "codex"
@@ -106,6 +109,91 @@ def _deny(reason: str, notice: str) -> Reply:
     return Reply(jsonfast.dumps(body) + "\n", "", 0)
 
 
+# Transcripts (`dcg replay`): ~/.codex/sessions/**/rollout-*.jsonl, lines of
+# ``{"timestamp", "type", "payload"}``; ``session_meta`` gives the session ``id`` and
+# ``cwd``, ``turn_context`` a later ``cwd``; a ``response_item`` whose payload is a
+# ``function_call`` named ``shell`` (``arguments`` a JSON string with ``command`` as an
+# argv and ``workdir``), ``shell_command`` (``command`` a string), ``exec_command``
+# (``cmd``), or a ``local_shell_call`` (``action.command`` argv,
+# ``action.working_directory``) is a shell command. Older rollouts put those items on the
+# line itself, without the wrapper, after a first line with the session ``id``.
+_CALL_NAMES = ("shell", "shell_command", "exec_command", "container.exec")
+_TRANSCRIPT_MARKERS = (b"function_call", b"local_shell_call", b"session_meta", b"turn_context")
+
+
+def transcript_files(home: str) -> list[str]:
+    """Codex's rollout files under ``home``, in their default place."""
+    from dcg.agents._transcript import jsonl_under
+
+    return jsonl_under(f"{home}/.codex/sessions", lambda name: name.startswith("rollout-"))
+
+
+def owns_transcript(path: str) -> bool:
+    """A rollout file, or a file under a ``.codex`` directory."""
+    parts = path.split("/")
+    return parts[-1].startswith("rollout-") or ".codex" in parts
+
+
+def read_transcript(path: str, fh: Iterator[bytes], counts: Counts) -> Iterator[Command]:
+    """The shell commands of one Codex rollout, in order."""
+    from dcg.agents import _transcript as t
+
+    session_id, cwd = "", ""
+    for number, raw in enumerate(fh, start=1):
+        if not t.candidate(raw, counts, _TRANSCRIPT_MARKERS, number == 1):
+            continue
+        line = t.decode(raw, counts)
+        if line is None:
+            continue
+        kind = line.get("type")
+        payload = line.get("payload")
+        if not isinstance(payload, dict):
+            payload = line  # older rollouts: the item is the line itself
+        if kind == "session_meta" or (number == 1 and "id" in line and "payload" not in line):
+            session_id = str(payload.get("id") or session_id)
+            cwd = str(payload.get("cwd") or cwd)
+            continue
+        if kind == "turn_context":
+            cwd = str(payload.get("cwd") or cwd)
+            continue
+        found = _shell_call(payload)
+        if found is None:
+            continue
+        text, workdir = found
+        stamp = line.get("timestamp") or payload.get("timestamp") or ""
+        yield t.Command(
+            text, "bash", NAME, session_id, str(stamp), workdir or cwd, f"{path}:{number}"
+        )
+
+
+def _shell_call(item: dict[str, object]) -> tuple[str, str] | None:
+    """``(command line, workdir)`` of a shell call item, or None."""
+    from dcg.agents._transcript import command_of
+
+    kind = item.get("type")
+    if kind == "local_shell_call":
+        action = item.get("action")
+        if not isinstance(action, dict):
+            return None
+        return command_of(action.get("command")), str(action.get("working_directory") or "")
+    if kind != "function_call" or item.get("name") not in _CALL_NAMES:
+        return None
+    arguments = item.get("arguments")
+    if isinstance(arguments, str):
+        import json
+
+        try:
+            arguments = json.loads(arguments)
+        except ValueError:
+            return None
+    if not isinstance(arguments, dict):
+        return None
+    text = command_of(arguments.get("command", arguments.get("cmd")))
+    if not text:
+        return None
+    return text, str(arguments.get("workdir") or arguments.get("cwd") or "")
+
+
 def spec() -> Agent:
     from dcg.agents import _spec
 
@@ -132,6 +220,7 @@ def spec() -> Agent:
             {"type": "command", "command": None, "timeout": 10},
         ),
         probe=_spec.Probe(claude.probe_payload(turn_id="dcg-doctor")),
+        transcripts=_spec.Transcripts(transcript_files, owns_transcript, read_transcript),
         fails=_spec.FAILS_OPEN,
         fail_text="any exit other than 0 or 2, a time-out or output it rejects lets the "
         "command run (Codex has no setting to change that)",

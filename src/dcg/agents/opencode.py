@@ -118,6 +118,13 @@ def render_error(message: str) -> Reply:
     return error_decision(message)
 
 
+def plugin_loads(text: str | None, path: str | None) -> tuple[str, bool, bool, str]:
+    """Doctor's own check for OpenCode: whether the OpenCode found runs dcg's plugin."""
+    from dcg.agents import _opencode
+
+    return ("plugin loads", *_opencode.load_verdict(_opencode.version(), text, path))
+
+
 def spec() -> Agent:
     from dcg.agents import _opencode, _spec
 
@@ -144,6 +151,7 @@ def spec() -> Agent:
             path=("decision",),
             exit_codes=(),
         ),
+        check=plugin_loads,
         fails=_spec.FAILS_MIXED,
         fail_text="the plugin blocks a command when dcg cannot start or answers nonsense; a "
         "plugin OpenCode cannot load guards nothing",

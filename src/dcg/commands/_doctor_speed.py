@@ -149,8 +149,8 @@ def launcher_kind(parsed: _hooks.Parsed, script: str | None) -> str:
     """What the registered command starts through, in words (``script``: the launcher's
     text for ``dcg hook``)."""
     if parsed.entry is not None:
-        form = "source" if parsed.entry.endswith(_hooks.ENTRY_NAME) else "compiled form"
-        return f"the entry file ({form}) in isolated mode without site"
+        form = " (an older install's)" if _hooks.old_entry(parsed.entry) else ""
+        return f"the entry file{form} in isolated mode without site"
     text = script or ""
     if "pipx" in text or "/pipx/" in parsed.program:
         kind = "pipx's console script"

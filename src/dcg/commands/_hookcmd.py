@@ -1,9 +1,10 @@
 """The hook command dcg registers, in its two forms, and how to recognise either one.
 
-``dcg install`` writes ``<python> -I -S <…>/dcg/__pycache__/hook-entry.<tag>.pyc [--agent
-X]`` (or ``<…>/dcg/_fast.py`` where that compiled entry could not be written) into your own
-settings (the fast form: see ``dcg/_fast.py``) and ``dcg hook [--agent X]`` into shared
-project settings; uninstall, doctor and re-installs recognise every form as dcg's.
+``dcg install`` writes ``<python> -I -S <…>/dcg/_entry.py [--agent X]`` into your own
+settings (the fast form: see ``dcg/_entry.py`` and ``dcg/_fast.py``) and ``dcg hook
+[--agent X]`` into shared project settings; uninstall, doctor and re-installs recognise
+every form as dcg's, and the fast form's older entries (``dcg/_fast.py`` run as a script,
+its compiled copy ``dcg/__pycache__/hook-entry.<tag>.pyc``), which install replaces.
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import shlex
 import shutil
 from typing import NamedTuple
 
-from dcg._fast import ENTRY_PREFIX, ENTRY_SOURCE
+from dcg._fast import ENTRY_SOURCE, FAST_SOURCE, OLD_ENTRY_PREFIX
 from dcg.errors import DcgError
 
 
@@ -30,7 +31,7 @@ def dcg_executable() -> str:
     raise DcgError("cannot find the dcg executable; install dcg on PATH first")
 
 
-# The fast entry file (dcg/_fast.py) and the interpreter flags it is registered with:
+# The fast entry file (dcg/_entry.py) and the interpreter flags it is registered with:
 # isolated mode, no site (the file puts its own installation on sys.path).
 ENTRY_NAME = ENTRY_SOURCE
 FAST_FLAGS = ("-I", "-S")
@@ -44,34 +45,26 @@ def entry_file() -> str:
     return os.path.join(os.path.dirname(os.path.abspath(dcg.__file__)), ENTRY_NAME)
 
 
-def registered_entry(entry: str, *, planned: bool = False) -> str:
-    """What the fast form runs for the entry file ``entry``: its compiled entry when that is
-    fresh (Python then compiles nothing), else the entry file itself. ``planned``: what an
-    install would register, which writes the compiled entry where the package is writable."""
-    from dcg import bundle
-
-    package = os.path.dirname(entry)
-    if planned:
-        from dcg.commands import _bytecode
-
-        usable = bundle.entry_fresh(package) or _bytecode.can_write(package)
-    else:
-        usable = bundle.entry_fresh(package)
-    return bundle.entry_path(package) if usable else entry
-
-
 def package_of(entry: str) -> str:
-    """The package directory of a registered entry (``…/dcg/_fast.py`` or ``…/dcg/
-    __pycache__/hook-entry.<tag>.pyc``)."""
+    """The package directory of a registered entry (``…/dcg/_entry.py``, or an older
+    install's ``…/dcg/_fast.py`` or ``…/dcg/__pycache__/hook-entry.<tag>.pyc``)."""
     where = os.path.dirname(entry)
     return os.path.dirname(where) if os.path.basename(where) == "__pycache__" else where
 
 
+def old_entry(entry: str) -> bool:
+    """Whether ``entry`` is what an older install registered rather than ``_entry.py``:
+    ``_fast.py`` (compiled by Python on every call) or its compiled copy (tied to one
+    Python version: after an in-place upgrade of the interpreter Python refuses it and the
+    hook errors on every call). Both still run the hook; ``dcg install`` replaces them."""
+    return _base(entry) != ENTRY_NAME
+
+
 def _is_entry(path: str) -> bool:
     head, _, name = path.replace("\\", "/").rpartition("/")
-    if name == ENTRY_NAME:
+    if name in (ENTRY_NAME, FAST_SOURCE):
         return _base(head) == "dcg"
-    compiled = name.startswith(ENTRY_PREFIX) and name.endswith(".pyc")
+    compiled = name.startswith(OLD_ENTRY_PREFIX) and name.endswith(".pyc")
     return compiled and _base(head) == "__pycache__" and _base(head.rpartition("/")[0]) == "dcg"
 
 
@@ -98,9 +91,12 @@ def fast_command(agent: str, python: str, entry: str) -> str:
 
 
 def agent_args(agent: str) -> str:
-    # Claude Code is what `dcg hook` assumes for its shape; the others are named so that a
-    # payload that looks like another agent's is still read the right way.
-    return "" if agent == "claude" else f" --agent {agent}"
+    """`` --agent NAME``, except for the agent whose spec says its command names none
+    (``bare``: the payload plain ``dcg hook`` is documented for); the others are named so
+    that a payload that looks like another agent's is still read the right way."""
+    from dcg.agents import spec
+
+    return "" if spec(agent).bare else f" --agent {agent}"
 
 
 class Parsed(NamedTuple):
@@ -115,8 +111,8 @@ def parse_command(command: object) -> Parsed | None:
     """``command`` as one of dcg's two hook forms, None when it is neither.
 
     ``<…>/dcg hook [flags]`` (any launcher named dcg) and ``<python> [-options] <…>/dcg/
-    _fast.py [flags]`` or its compiled entry (what install writes now); uninstall and
-    doctor know all of them.
+    _entry.py [flags]`` (what install writes now), or an older install's ``_fast.py`` or
+    compiled ``hook-entry.<tag>.pyc`` in its place; uninstall and doctor know all of them.
     """
     if not isinstance(command, str):
         return None

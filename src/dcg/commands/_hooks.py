@@ -33,8 +33,8 @@ hook_command = _hookcmd.hook_command
 interpreter = _hookcmd.interpreter
 is_dcg_command = _hookcmd.is_dcg_command
 package_of = _hookcmd.package_of
+old_entry = _hookcmd.old_entry
 parse_command = _hookcmd.parse_command
-registered_entry = _hookcmd.registered_entry
 
 # Every agent's spec (dcg.agents.<name>.spec()), by name.
 SPECS: dict[str, Agent] = {name: _agents.spec(name) for name in AGENTS}

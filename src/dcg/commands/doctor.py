@@ -239,10 +239,12 @@ def check_agent(
     fix = "" if ok else "run `dcg test 'git reset --hard'` and check `dcg config response`"
     out.append(Finding(scope, "self-test", ok, not ok, detail, fix))
     out.append(failure_mode(agent))
-    if agent == "opencode":
-        from dcg.commands import _opencode
-
-        out.append(opencode_loads(_opencode.version(), text, path))
+    check = _hooks.SPECS[agent].check
+    if check is not None:
+        name, ok, fatal, detail = check(text, path)
+        out.append(
+            Finding(agent, name, ok, fatal, detail, "" if ok else f"dcg install --agent {agent}")
+        )
     return out
 
 
@@ -287,15 +289,13 @@ def _older(found: str, since: str) -> bool:
 
 
 def entry_finding(scope: str, entry: str, fix: str, python: str | None = None) -> Finding:
-    """The registered entry file: its compiled form, fresh, or its source (compiled by
-    Python on every call), or a compiled form older than its source (which then runs the
-    source), or one for another Python than ``python``, the registered interpreter (which
-    refuses it: the hook cannot run)."""
-    from dcg import bundle
-
-    package = _hooks.package_of(entry)
-    compiled = entry != os.path.join(package, _hooks.ENTRY_NAME)
-    if compiled and python is not None and _same_program(python, sys.executable):
+    """The registered entry file: ``_entry.py``, or what an older install registered in its
+    place (which ``dcg install`` replaces): ``_fast.py``, compiled by Python on every call,
+    or its compiled copy, which the registered interpreter ``python`` refuses once it is
+    another version than the one that wrote it (the hook cannot run)."""
+    if not _hooks.old_entry(entry):
+        return Finding(scope, "entry file", True, False, entry, "")
+    if entry.endswith(".pyc") and python is not None and _same_program(python, sys.executable):
         import importlib.util
 
         with open(entry, "rb") as f:
@@ -303,16 +303,11 @@ def entry_finding(scope: str, entry: str, fix: str, python: str | None = None) -
         if magic != importlib.util.MAGIC_NUMBER:
             detail = f"{entry} was compiled for another version of {python}, which refuses it"
             return Finding(scope, "entry file", False, True, detail, fix)
-    if not compiled:
-        detail = f"{entry}: its source, which Python compiles on every call (about 1.5 ms)"
-        return Finding(scope, "entry file", False, False, detail, fix)
-    if not bundle.entry_fresh(package):
-        detail = (
-            f"{entry} was compiled from an older {_hooks.ENTRY_NAME} (an upgrade or an edit): "
-            "every call runs the source instead"
-        )
-        return Finding(scope, "entry file", False, False, detail, fix)
-    return Finding(scope, "entry file", True, False, entry, "")
+    detail = (
+        f"{entry}: an older install's entry file (Python compiles it on every call, or "
+        f"refuses its compiled form after an interpreter upgrade); {_hooks.ENTRY_NAME} replaces it"
+    )
+    return Finding(scope, "entry file", False, False, detail, fix)
 
 
 def _same_program(a: str, b: str) -> bool:
@@ -337,20 +332,6 @@ def check_hook_options(scope: str, command: str, fix: str) -> list[Finding]:
     notices: list[str] = []
     parse_flags(parsed.args, notices)
     return [Finding(scope, "hook options", False, True, n, fix) for n in notices]
-
-
-def opencode_loads(found: str | None, text: str | None, path: str | None = None) -> Finding:
-    """Whether the OpenCode found runs the plugin dcg installed: loaded by that OpenCode
-    itself where it answers (``opencode debug config``), else judged by its version."""
-    from dcg.commands import _opencode
-
-    ok, fatal, detail = _opencode.loads(found, text)
-    real = _opencode.real_load(text) if text and path else None
-    if real is not None:
-        ok, fatal, detail = real[0], not real[0], f"OpenCode {found or '?'}: {real[1]}"
-    return Finding(
-        "opencode", "plugin loads", ok, fatal, detail, "" if ok else "dcg install --agent opencode"
-    )
 
 
 def _read(path: str) -> str | None:

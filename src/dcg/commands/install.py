@@ -56,12 +56,11 @@ def install(
     chosen = choose_agents(agents, all_agents=all_agents, home=home)
     fast: tuple[str, str] | None = None
     if exe is None and not project:
-        # Your own settings: this interpreter runs the package's entry file directly, in
-        # its compiled form where that could be written (nothing to compile per call).
+        # Your own settings: this interpreter runs the package's entry file directly.
         python, entry = _hooks.interpreter(), _hooks.entry_file()
         if not dry_run:
             out.write(ensure_bytecode(python, entry))
-        fast = (python, _hooks.registered_entry(entry, planned=dry_run))
+        fast = (python, entry)
     elif exe is None:
         # A project's settings are committed and shared: name dcg as found on PATH.
         exe = "dcg"
@@ -175,8 +174,6 @@ def ensure_bytecode(python: str, entry: str) -> str:
             )
         else:
             said += f"wrote {path} (the hook loads its modules from this one file)\n"
-            if bundle.entry_fresh(package):
-                said += f"wrote {bundle.entry_path(package)} (the hook's entry file, compiled)\n"
     return said
 
 

@@ -51,7 +51,8 @@ def context(args: argparse.Namespace) -> tuple[Config, HookRequest]:
 
 def session_agent(session_id: str) -> str:
     """The agent whose session ``session_id`` (its own id, as in its payload) is: the one
-    dcg keeps a session file for under that id; ``claude`` when none has one yet."""
+    dcg keeps a session file for under that id; when none has one yet, the one plain
+    ``dcg hook`` is documented for (its spec is ``bare``)."""
     import time
 
     from dcg import paths
@@ -62,7 +63,9 @@ def session_agent(session_id: str) -> str:
         ident = session.identify(agent, session_id)
         if session.load(paths.session_dir(), ident.session_id, time.time()) is not None:
             return agent
-    return "claude"
+    from dcg.agents import spec
+
+    return next(agent for agent in AGENTS if spec(agent).bare)
 
 
 def evaluate(cfg: Config, request: HookRequest) -> Evaluation:

@@ -334,6 +334,8 @@ def aliased(word: Word, env: Env) -> tuple[str, str] | None:
     if name is None:
         return None
     value = env.state.alias_defs.get(name)
+    if value is None and name in env.state.alias_defs:
+        value = "$(…)"  # defined on a branch that may have run, with another value before
     if value is None and env.state.arrays.get("BASH_ALIASES") is not None:
         value = dict(get_array(env, "BASH_ALIASES") or []).get(name)
         value = "$(…)" if value == UNKNOWN else value  # an unknown alias: a computed word

@@ -28,8 +28,9 @@ def hash_p(argv: list[str], env: Vars) -> None:
         env.state.hashes[name] = argv[k + 1]
 
 
-def rename(argv: list[str], env: Vars, assigns: list[Word]) -> None:
-    """Put the program ``argv[0]`` really runs in its place (cheap when nothing binds)."""
+def rename(argv: list[str], env: Vars, assigns: list[Word]) -> bool:
+    """Put the program ``argv[0]`` really runs in its place (cheap when nothing binds);
+    True when it is not known (`hash -p` on a branch that may have run: a computed word)."""
     word = argv[0]
     path_set = "PATH" in env or any(w.assign == "PATH" for w in assigns)
     if not (
@@ -37,10 +38,14 @@ def rename(argv: list[str], env: Vars, assigns: list[Word]) -> None:
         or "BASH_CMDS" in env.state.arrays
         or ((path_set or "/" in word) and (env.state.moved or env.state.files))
     ):
-        return
+        return False
+    if word in env.state.hashes and env.state.hashes[word] is None:
+        argv[0] = "$(…)"
+        return True
     found = resolve(word, env, path_set)
     if found and not any(c in found for c in "$`(…"):  # a copy of `$(which x)`: selfline's
         argv[0] = found
+    return False
 
 
 def _program(path: str, env: Vars) -> str | None:

@@ -17,7 +17,7 @@ linked (the state's ``moved`` table): both are facts about the disk, not the she
 
 from __future__ import annotations
 
-from dcg.shell import conds
+from dcg.shell import choices, conds
 from dcg.shell.parser import Frame, Simple
 from dcg.shell.state import CWD as _CWD
 from dcg.shell.state import DISK, TABLES, Vars
@@ -33,12 +33,13 @@ _MISSING = object()
 
 
 class _Construct:
-    __slots__ = ("acc", "gained", "snapshot", "tables", "taken")
+    __slots__ = ("acc", "choices", "gained", "snapshot", "tables", "taken")
 
     def __init__(self, snapshot: Vars) -> None:
         self.snapshot = snapshot
         self.taken = False  # an earlier arm certainly ran: the later ones do not
         self.acc: dict[str, str | None] = {}
+        self.choices: dict[str, set[str] | None] = {}  # the values each branch left
         self.gained: set[str] = set()  # walker facts a branch that may run made true
         self.tables: dict[str, dict[str, str | None]] = {n: {} for n in TABLES}
 
@@ -72,6 +73,10 @@ def _replay(table: dict[str, str | None], changes: dict[str, object]) -> None:
             table[key] = value  # type: ignore[assignment]
 
 
+def _unknown(changes: dict[str, object]) -> dict[str, object]:
+    return {k: v if v is _MISSING else None for k, v in changes.items()}
+
+
 def _merge(
     now_d: dict[str, str | None], before_d: dict[str, str | None], acc: dict[str, str | None]
 ) -> None:
@@ -82,7 +87,8 @@ def _merge(
         if now is before or now == before:
             continue
         if before is _MISSING and acc.get(key, "") is not None and now is not _MISSING:
-            acc[key] = now  # type: ignore[assignment]
+            # another arm's other value: one of two (`then c=rm; else c=ls; fi`)
+            acc[key] = now if acc.get(key, now) == now else None  # type: ignore[assignment]
         else:
             acc[key] = _UNKNOWN_CWD if key == _CWD else None
 
@@ -143,11 +149,17 @@ class _Runner:
             elif snapshot is not None:
                 _restore(self.env, snapshot)
         call = self.calls.get(fields[0])
-        if call is not None:
+        walked, self.env.state.call_walked = self.env.state.call_walked, None
+        if call is not None and walked != fields[0]:
+            # What the body did where it was defined, when no walk of this call with its
+            # arguments applied it (dcg.shell.cases): there `$1` was empty, so a judged
+            # function's values are unknown after a call not walked again (`f() { c=$1;
+            # }; f rm; f rm; $c -rf src`).
+            judged = self.funcs is not None and fields[0] in self.funcs  # type: ignore[operator]
             self.env.state.gain(call[1])
-            _replay(self.env, call[0])
+            _replay(self.env, _unknown(call[0]) if judged else call[0])
             for name, changes in call[2].items():
-                _replay(self.env.state.table(name), changes)
+                _replay(self.env.state.table(name), _unknown(changes) if judged else changes)
 
     def step(self, flow: list[Frame], last: list[str]) -> None:
         k = 0
@@ -240,15 +252,27 @@ class _Runner:
         c = self.constructs.get(frame.cid)
         assert c is not None
         if not dead:
-            c.gained.update(env.state.gained(snapshot.state))
-            _merge(env, snapshot, c.acc)
-            for name in _SHELL_TABLES:
-                _merge(env.state.table(name), snapshot.state.table(name), c.tables[name])
-        _restore(env, snapshot)
-        env.update(c.acc)
-        env.state.gain(tuple(c.gained))
-        for name in TABLES:
-            env.state.table(name).update(c.tables[name])
+            _fold(env, snapshot, c)
+        _settle(env, snapshot, c)
+
+
+def _fold(env: Vars, snapshot: Vars, c: _Construct) -> None:
+    """What one branch that may run leaves, folded into ``c``."""
+    c.gained.update(env.state.gained(snapshot.state))
+    _merge(env, snapshot, c.acc)
+    choices.gather(env, snapshot, c.choices)
+    for name in _SHELL_TABLES:
+        _merge(env.state.table(name), snapshot.state.table(name), c.tables[name])
+
+
+def _settle(env: Vars, snapshot: Vars, c: _Construct) -> None:
+    """The table after the branches folded into ``c``: as before them, with their changes."""
+    _restore(env, snapshot)
+    env.update(c.acc)
+    env.state.gain(tuple(c.gained))
+    for name in TABLES:
+        env.state.table(name).update(c.tables[name])
+    choices.record(env, c.choices, c.acc)
 
 
 def _after_walk(simple: Simple, env: Vars) -> None:
@@ -256,6 +280,26 @@ def _after_walk(simple: Simple, env: Vars) -> None:
     if simple.fields[:1] == ["enable"]:
         env.state.enabled = True
     conds.untracked(simple, env)
+
+
+def _walk(simple: Simple, env: Vars, walk: Callable[[Simple], None], funcs: object) -> bool:
+    """One walk, or one per value of the program's variable known to hold one of a few
+    values (then True: the command's status is not known)."""
+    env.state.call_walked = None
+    name = choices.used(simple, env, funcs) if env.state.choices else None
+    if name is None:
+        walk(simple)
+        return False
+    # Each value from the same table, as branches of which one runs (`$PM install`).
+    c = _Construct(env.copy())
+    for value in (c.snapshot.state.choices[name] or "").split(choices.SEP):
+        _restore(env, c.snapshot)
+        dict.__setitem__(env, name, value)
+        walk(simple)
+        dict.__setitem__(env, name, None)
+        _fold(env, c.snapshot, c)
+    _settle(env, c.snapshot, c)
+    return True
 
 
 def run(
@@ -268,7 +312,7 @@ def run(
     defines goes into ``funcs``, so that a call with arguments is judged (dcg.shell.cases)."""
     if not any(s.flow or (s.words and s.words[0].plain() == "local") for s in simples):
         for simple in simples:
-            walk(simple)
+            _walk(simple, env, walk, funcs)
             _after_walk(simple, env)
         return
     runner = _Runner(env, funcs)
@@ -292,9 +336,11 @@ def run(
         known = runner.status is not None  # `a && b` after an unknown a: b may not have run
         if runner.idle:
             runner.unsure.update(id(f) for f in simple.flow if id(f) in runner.idle)
-        walk(simple)
+        several = _walk(simple, env, walk, funcs)
         runner.status = (
-            conds.status(simple, env) if simple.solo and (known or not simple.link) else None
+            conds.status(simple, env)
+            if simple.solo and (known or not simple.link) and not several
+            else None
         )
         _after_walk(simple, env)
         runner.after(simple, before)

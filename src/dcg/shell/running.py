@@ -36,6 +36,7 @@ def run(work: Work, raw: str, ctx: Ctx, out: list[Command], walker: Walker) -> b
     name = work.argv[0]
     if name in ctx.funcs and not cases.judged(name, work, ctx):
         cases.call(name, work, ctx, out, walker)
+        ctx.env.state.call_walked = name  # dcg.shell.flow: not replayed on top
         return False
     implicit.run(work, ctx, out, walker)
     if work.via and work.via[-1] in payloads.SCRIPT_RUNNERS:

@@ -19,6 +19,7 @@ MONOTONE = (
 TABLES = (
     "alias_defs",
     "arrays",
+    "choices",
     "files",
     "git_settings",
     "hashes",
@@ -52,6 +53,8 @@ class WalkerState:
         "aliases",
         "arrays",
         "bash_env_judged",
+        "call_walked",
+        "choices",
         "covering",
         "cwd_sure",
         "decided",
@@ -81,6 +84,9 @@ class WalkerState:
 
     def __init__(self) -> None:
         self.in_function: str | None = None  # the function whose body a call walks
+        # The function whose call the last command was, when its body was walked with
+        # the call's arguments (dcg.shell.cases): its effects are in the table already.
+        self.call_walked: str | None = None
         # Branches skipped because a condition was decided (dcg.shell.conds), one counter
         # shared by every copy: a function call whose judging depended on values.
         self.decided: list[int] = [0]
@@ -113,6 +119,9 @@ class WalkerState:
         # Arrays set on the line: name -> ``key\x1evalue`` entries joined by ``\x1f``
         # (dcg.shell.params.get_array); None: an array whose elements are unknown.
         self.arrays: dict[str, str | None] = {}
+        # A variable left unknown by branches, each of which gave it a known value: name ->
+        # those values joined by ``\x1f`` (dcg.shell.choices).
+        self.choices: dict[str, str | None] = {}
         self.refs: dict[str, str | None] = {}  # `declare -n r=x`: r -> x ("" : no target yet)
         self.unset: dict[str, str | None] = {}  # names `unset` removed (${v-x} gives x)
         self.alias_defs: dict[str, str | None] = {}  # `alias NAME=VALUE` on the line
@@ -142,6 +151,8 @@ class WalkerState:
         self.aliases = other.aliases
         self.arrays = dict(other.arrays) if other.arrays else {}
         self.bash_env_judged = other.bash_env_judged
+        self.call_walked = other.call_walked
+        self.choices = dict(other.choices) if other.choices else {}
         self.covering = other.covering
         self.cwd_sure = other.cwd_sure
         self.decided = other.decided
@@ -194,6 +205,18 @@ class Vars(dict[str, "str | None"]):
     def __init__(self, values: dict[str, str | None] | None = None) -> None:
         super().__init__(values or {})
         self.state = WalkerState()
+
+    def __setitem__(self, key: str, value: str | None) -> None:
+        if self.state.choices:
+            self.state.choices.pop(key, None)  # the values it might hold no longer hold
+        dict.__setitem__(self, key, value)
+
+    def update(self, *args: object, **kwargs: str | None) -> None:
+        new: dict[str, str | None] = dict(*args, **kwargs)
+        if self.state.choices:
+            for key in new:
+                self.state.choices.pop(key, None)
+        dict.update(self, new)
 
     def copy(self) -> Vars:
         new = Vars(self)

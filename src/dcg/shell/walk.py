@@ -238,7 +238,7 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
             ctx.budget.command()
             out.append(Command((), redirects=tuple(redirects), via=ctx.via, cwd=env.get(_CWD)))
         return
-    cmdnames.rename(argv, env, simple.assigns)  # hash -p, BASH_CMDS, a program copied or linked
+    dyns[0] = cmdnames.rename(argv, env, simple.assigns) or dyns[0]  # hash -p, BASH_CMDS…
     work = unwrap.Work(argv, dyns, ctx.via, stdin)
     for word in simple.assigns:
         fields, dyn = expand_word(word, env, sub_text, split=False)
