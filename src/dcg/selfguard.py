@@ -24,6 +24,7 @@ from dcg.selfinvoke import (
     su_payload,
 )
 from dcg.selfpaths import GLOB, component, covers, effective_cwd, home, normalise, parts, prefix
+from dcg.selfstash import whole_tree
 from dcg.writes import INTO, operands, targets
 
 TYPE_CHECKING = False
@@ -399,6 +400,8 @@ def _judge(command: Command, cwd: str | None) -> str | None:
         kind = classify(path, where, removes, links, aged)
         if kind is not None:
             return kind
+    if command.argv[1:2] == ("stash",) and where and whole_tree(command, where, home()):
+        return classify(home(), "/", True, links)  # `cd ~ && git stash -u`: HOME's files go
     judged = lambda p: classify(p, "/", False, links)  # noqa: E731
     kind = reach(command, where, line, judged) if where else None  # what a copy plants
     if kind is not None:

@@ -301,6 +301,10 @@ def resolve(w: Work, env: Vars) -> None:
     """Rewrite ``git …`` into the command git will really run (argv[0] is ``git``)."""
     git = _Git()
     _strip_globals(w, git, env)
+    for name, opt in (("GIT_DIR", "--git-dir"), ("GIT_WORK_TREE", "--work-tree")):
+        value = w.assigns.get(name, env.get(name)) if name in w.assigns or name in env else ""
+        if value != "":  # set on the line: the repository git works in, as the option says
+            w.via = (*w.via, f"git {opt} {UNKNOWN if value is None else value}")
     if len(w.argv) < 2:
         return
     if w.argv[1] == "config":

@@ -125,8 +125,11 @@ def mark(w: Work, env: Vars, here: str | None, settings: list[tuple[str, str | N
                 break
     elif sub == "fast-import":
         _fast_import(w, env, here, opts)
-    elif sub == "rebase" and (_drops_by_onto(w.argv, here) or _drops_by_editor(w, env, settings)):
-        _add(w, "--drops-commits")
+    elif sub == "rebase":
+        from dcg.shell.gitrebase import drops_by_editor
+
+        if _drops_by_onto(w.argv, here) or drops_by_editor(w, env, settings):
+            _add(w, "--drops-commits")
 
 
 def _text(path: str, env: Vars, here: str) -> tuple[bool, str | None]:
@@ -241,6 +244,76 @@ def archive_over_worktree(w: Work) -> None:
         _add(w, "--git-archive-over-worktree")
 
 
+ARCHIVED = "\x00git-archive:"  # a file `git archive` wrote: the directory it archived
+
+
+def archive_marker(argv: list[str], env: Vars) -> str | None:
+    """What a file ``git archive`` writes holds: the committed tree of the directory it
+    ran in (not with ``--prefix``, ``--remote`` or another repository's ``-C``/``--git-dir``)."""
+    from dcg.shell import gitsources
+
+    k = argv.index("archive")
+    if any(a in ("-C", "--git-dir", "--work-tree") or a.startswith(("--git-dir=", "--work-tree="))
+           for a in argv[1:k]):  # fmt: skip
+        return None
+    if any(a.startswith(("--prefix", "--remote", "--exec")) for a in argv[k + 1 :]):
+        return None
+    return ARCHIVED + gitsources._here(env)
+
+
+def archive_file_over_worktree(w: Work, env: Vars) -> None:
+    """``git archive -o x.tar HEAD && tar -xf x.tar`` (or ``unzip -o x.zip``, later on the
+    line, after a ``cd``) extracted in the directory it archived writes every committed
+    file over its uncommitted change: marked ``--git-archive-over-worktree`` (not when
+    extracting elsewhere, listing, to standard output, or keeping existing files)."""
+    from dcg.shell import gitsources
+    from dcg.writes._archives import extracted_archive, tar, unzip
+
+    argv = tuple(w.argv)
+    name = argv[0].rpartition("/")[2]
+    if name.startswith("python"):  # `python -m tarfile -e x.tar [DIR]`, zipfile likewise
+        if argv[2:3] not in (("tarfile",), ("zipfile",)) or argv[3:4] not in (
+            ("-e",),
+            ("--extract",),
+        ):
+            return
+        full = gitsources.absolute(env, argv[4]) if len(argv) > 4 else ""
+        into = {gitsources.absolute(env, argv[5] if len(argv) > 5 else ".")}
+        _archive_over(w, env, full, into)
+        return
+    archive = extracted_archive((name, *argv[1:]))
+    if archive == "-":  # `tar -x < x.tar`, `cat x.tar | tar -x`
+        archive = w.infile or (w.feed_files[0] if len(w.feed_files) == 1 else None)
+    if archive in (None, "-"):
+        return
+    if name == "unzip":
+        if any(a[:1] == "-" and a[1:2] != "-" and "n" in a for a in argv[1:]):
+            return  # never overwrite
+        dirs = [p for p, how in unzip((name, *argv[1:]), None) if how == 2]
+    else:
+        keep = ("--keep-old-files", "--skip-old-files", "--to-stdout", "--to-command")
+        if any(a in keep or (a[:1] == "-" and a[1:2] != "-" and ("k" in a or "O" in a))
+               for a in argv[1:]):  # fmt: skip
+            return
+        dirs = [p for p, how in tar((name, *argv[1:]), None) if how == 2]
+    full = gitsources.absolute(env, archive or "")
+    _archive_over(w, env, full, {gitsources.absolute(env, d) for d in dirs or ["."]})
+
+
+def _archive_over(w: Work, env: Vars, full: str, into: set[str]) -> None:
+    if not full:
+        return
+    if full in env.state.files:  # written on the line: by git archive, of that directory?
+        held = env.state.files[full] or ""
+        over = held.startswith(ARCHIVED) and into == {held[len(ARCHIVED) :]}
+    else:  # on disk: an archive git wrote of a commit of the repository it goes back into
+        from dcg.shell.gitarchive import over_its_tree
+
+        over = len(into) == 1 and over_its_tree(full, next(iter(into)))
+    if over:
+        _add(w, "--git-archive-over-worktree")
+
+
 # Options of git rebase that take the next word as their value.
 _REBASE_VALUED = frozenset(("-s", "--strategy", "-X", "--strategy-option", "-x", "--exec",
                             "--onto", "-C", "--whitespace", "--empty"))  # fmt: skip
@@ -292,44 +365,13 @@ def _drops_by_onto(argv: list[str], here: str | None) -> bool:
     head = len(ops) < 2 or branch == current
     upstream, new = _depth(ops[0], branch, head), _depth(onto, branch, head)
     # UPSTREAM the tip replays nothing; NEW below UPSTREAM on the same branch skips both.
-    return upstream == 0 or (upstream is not None and new is not None and new > upstream)
-
-
-def _drops_by_editor(w: Work, env: Vars, settings: list[tuple[str, str | None]]) -> bool:
-    """``GIT_SEQUENCE_EDITOR="sed -i 1d" git rebase -i …``: the editor git runs on the
-    todo list deletes lines or turns picks into drops; those commits are dropped."""
-    if not any(a in ("-i", "--interactive") or _short(a, "i") for a in w.argv[2:]):
+    if upstream == 0 or (upstream is not None and new is not None and new > upstream):
+        return True
+    if here is None or (upstream is not None and new is not None):
         return False
-    keys = dict(settings)
-    for name in ("GIT_SEQUENCE_EDITOR", "sequence.editor", "GIT_EDITOR", "core.editor"):
-        value = keys.get(name) if "." in name else w.assigns.get(name, env.get(name))
-        if value:
-            return _sed_drops(value)
-    return False
+    from dcg.shell.gitrebase import drops_by_graph
 
-
-def _sed_drops(editor: str) -> bool:
-    """Whether the sed command line ``editor`` deletes lines or writes ``drop``/``d``."""
-    from dcg.shell.gitargs import split
-
-    words = split(editor)
-    if not words or words[0].rpartition("/")[2] not in ("sed", "gsed"):
-        return False
-    scripts = [words[k + 1] for k in range(len(words) - 1) if words[k] in ("-e", "--expression")]
-    if not scripts:
-        scripts = [a for a in words[1:] if not a.startswith("-")][:1]
-    for script in scripts:
-        for cmd in script.replace("\n", ";").replace("\n", ";").split(";"):
-            body = cmd.strip().lstrip("0123456789$,!+~ ")
-            if body.startswith("/"):
-                body = body[body.find("/", 1) + 1 :].lstrip("!")
-            if body[:1] == "d":
-                return True
-            if body[:1] == "s" and len(body) > 2:
-                parts = body[2:].split(body[1])
-                if len(parts) > 1 and parts[1].split(" ")[0] in ("drop", "d"):
-                    return True
-    return False
+    return drops_by_graph(here, onto, ops[0], ops[1] if len(ops) > 1 else "", current)
 
 
 def _maintenance(w: Work, settings: list[tuple[str, str | None]]) -> None:

@@ -33,6 +33,8 @@ _REF_LISTERS = frozenset(("branch", "tag", "for-each-ref", "rev-list", "rev-pars
                           "reflog", "shortlog", "cherry", "merge-base", "worktree"))  # fmt: skip
 # Where xargs or parallel hand their input to the command as words.
 _FEEDERS = ("xargs", "parallel")
+# What runs a command once for each name it reads or finds (``find -exec``, ``xargs``).
+_RUNNERS = ("xargs", "parallel", "find")
 
 
 def never_ref(word: str) -> bool:
@@ -124,21 +126,58 @@ def _one_name(word: Word, env: Vars, args: list[Word]) -> bool:
     return _held_names(word, env) or (value is not None and has_glob(value))
 
 
-def runtime_names(simple: Simple, env: Vars) -> str:
+def runtime_names(simple: Simple, env: Vars, via: tuple[str, ...] = ()) -> str:
     """``"out"`` when a ``>`` target of ``simple`` is a file name read at run time (``for f
-    in $(git diff --name-only)``, ``… | while read f``), ``"args"`` when only its
-    arguments hold such names, ``""`` otherwise (:attr:`dcg.shell.unwrap.Work.names`)."""
+    in $(git diff --name-only)``, ``… | while read f``, or the name xargs, parallel or
+    find -exec fill in: ``xargs -I% sh -c 'git show HEAD:% > %'``), ``"args"`` when only
+    its arguments hold such names, ``""`` otherwise (:attr:`dcg.shell.unwrap.Work.names`)."""
     from dcg.shell.words import Heredoc
 
+    repeated = any(v.split(" ")[0] in _RUNNERS for v in via)
     for op, target in simple.redirects:
         if (
             op in (">", ">|", "&>")
             and target is not None
             and not isinstance(target, Heredoc)
-            and _one_name(target, env, simple.words[1:])
+            and (
+                _one_name(target, env, simple.words[1:])
+                or (repeated and _object_of(target, simple.words[1:]))
+            )
         ):
             return "out"
     return "args" if any(_held_names(w, env) for w in simple.words[1:]) else ""
+
+
+def _object_of(target: Word, args: list[Word]) -> bool:
+    """The ``>`` target names the file an argument reads from git (``REV:T > T``, ``:T``),
+    as a command run once per name does: each name's stored copy written over it."""
+    out = _bare(target).removeprefix("./")
+    if not out:
+        return False
+    for word in args:
+        text = _bare(word)
+        rev, colon, path = text.partition(":")
+        if colon and not rev.startswith("-") and path.removeprefix("./") == out:
+            return True
+    return False
+
+
+def tee_names(simple: Simple, pipe: Simple, env: Vars, via: tuple[str, ...]) -> bool:
+    """``git show HEAD:"$f" | tee "$f"`` for each name read at run time (a loop, xargs,
+    find -exec): tee writes git's copy over each listed file."""
+    fields = pipe.fields
+    if fields[:1] != ["git"] or not ({"show", "cat-file"} & set(fields[1:4])):
+        return False
+    if any(_bare(w) in ("-a", "--append") for w in simple.words[1:]):
+        return False  # appended to: the work stays
+    repeated = any(v.split(" ")[0] in _RUNNERS for v in via)
+    for word in simple.words[1:]:
+        text = _bare(word)
+        if text.startswith("-") or not text:
+            continue
+        if _one_name(word, env, pipe.words[1:]) or (repeated and _object_of(word, pipe.words[1:])):
+            return True
+    return False
 
 
 def _fed_names(w: Work) -> bool:

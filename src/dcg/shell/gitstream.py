@@ -70,12 +70,15 @@ def marker(argv: list[str] | tuple[str, ...]) -> str | None:
 
 
 def output_files(argv: list[str]) -> list[str]:
-    """The files ``git diff --output=FILE`` writes."""
+    """The files ``git diff --output=FILE`` and ``git archive -o FILE`` write."""
     args = git_args(argv)
-    if args[:1] != ["diff"]:
+    if args[:1] not in (["diff"], ["archive"]):
         return []
     out = [a.partition("=")[2] for a in args if a.startswith("--output=")]
     out += [args[k + 1] for k in range(len(args) - 1) if args[k] == "--output"]
+    if args[0] == "archive":
+        out += [args[k + 1] for k in range(len(args) - 1) if args[k] == "-o"]
+        out += [a[2:] for a in args if a.startswith("-o") and len(a) > 2]
     return out
 
 

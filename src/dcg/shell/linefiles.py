@@ -109,6 +109,9 @@ def imports(code: str) -> list[str]:
 
 
 _COPIERS = frozenset(("cp", "mv", "install", "ln", "rsync"))
+# What passes a git archive on (compressed or not) into the file it writes.
+_THROUGH = frozenset(("tee", "cat", "gzip", "pigz", "bzip2", "xz", "zstd", "lz4", "lzip", "dd",
+                      "sponge", "pv", "buffer"))  # fmt: skip
 
 
 def remember_written(simple: Simple, redirects: list[tuple[str, str]], env: Vars) -> None:
@@ -201,6 +204,10 @@ def remember_written(simple: Simple, redirects: list[tuple[str, str]], env: Vars
 
         text = gitstream.marker(argv)
         written += [(a, False) for a in gitstream.output_files(argv)]
+        if text is None and "archive" in argv:  # `git archive -o x.tar HEAD`, `> x.tar`
+            from dcg.shell.gitforms import archive_marker
+
+            text = archive_marker(argv, env)
     elif (
         name == "cat"
         and len([a for a in argv[1:] if a[:1] != "-"]) == 1
@@ -212,6 +219,12 @@ def remember_written(simple: Simple, redirects: list[tuple[str, str]], env: Vars
         text = piped_text(simple)
         if name in EDITORS:
             _edited(name, argv, simple.stdin, env)
+    if text is None and name in _THROUGH and pipe is not None and pipe is not OPAQUE:
+        made_by = origin(pipe)  # `git archive HEAD | gzip > x.tgz`, `| tee x.tar`
+        if made_by[:1] == ["git"] and "archive" in made_by:
+            from dcg.shell.gitforms import archive_marker
+
+            text = archive_marker(made_by, env)
     for target, append in written:
         if not append:
             _store(env, target, text)

@@ -235,9 +235,10 @@ def _parallel(w: Work) -> None:
         cmd = " ".join(argv[i:end])
         args = argv[end + 1 :] if argv[end : end + 1] in ([":::"], ["--"]) else []
         # `parallel sh -c ::: 'rm -rf x'`: each argument, quoted, in place of {} or after
+        # Names read from the input stay ``{}``, as xargs -I{} leaves them.
         for a in [x for x in args if x not in seps][:64] or [""]:
             q = "'" + a.replace("'", "'\\''") + "'" if a else ""
-            w.payloads.append(("sh", "parallel", cmd.replace("{}", q) if "{}" in cmd
+            w.payloads.append(("sh", "parallel", cmd.replace("{}", q) if "{}" in cmd and a
                                else f"{cmd} {q}".strip(), []))  # fmt: skip
         return
     for k in range(end + 1, len(argv)):

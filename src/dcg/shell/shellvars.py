@@ -235,6 +235,8 @@ def wrapper_dir(name: str, argv: list[str], assigns: dict[str, str | None]) -> N
     options = _WRAPPER_DIRS.get(name)
     if options is None:
         return
+    if name == "git" and assigns.get("GIT_WORK_TREE"):  # `GIT_WORK_TREE=~ git …`
+        argv = [argv[0], "--work-tree", str(assigns["GIT_WORK_TREE"]), *argv[1:]]
     skip = False
     for k, a in enumerate(argv[1:], 1):
         if skip:

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from dcg.shell.words import Word
 
 _IN = frozenset(("<", "0<", "<>", "0<>", "<&", "0<&"))
+_EXTRACTORS = frozenset(("tar", "gtar", "bsdtar", "unzip"))
 
 
 def stdin_of(
@@ -36,7 +37,7 @@ def stdin_of(
     if work.argv[:1] == ["git"] and (env.state.origins or simple.redirects):
         from dcg.shell.gitpaths import runtime_names
 
-        work.names = runtime_names(simple, env)
+        work.names = runtime_names(simple, env, via)
     pipe = simple.pipe_in
     if pipe is not None:
         work.piped = True
@@ -68,6 +69,17 @@ def stdin_of(
         if op in ("<", "0<", "<>", "0<>"):
             work.infile = path
     work.piped = work.piped or opaque.unseen_stdin(redirects, via, env)
+    name = unwrap.normalize(work.argv[0])
+    if name in _EXTRACTORS or (name.startswith("python") and work.argv[1:2] == ["-m"]):
+        from dcg.shell.gitforms import archive_file_over_worktree
+
+        archive_file_over_worktree(work, env)  # `git archive -o x.tar HEAD; tar -xf x.tar`
+    elif name in ("tee", "sponge") and pipe is not None and pipe is not OPAQUE:
+        from dcg.shell.gitpaths import tee_names
+
+        if tee_names(simple, pipe, env, via):  # `git show HEAD:"$f" | tee "$f"` in a loop
+            work.argv = [*work.argv, "--git-overwrites-listed-files"]
+            work.dyns = [*work.dyns, False]
 
 
 def written_into(simple: Simple, word: Word) -> tuple[tuple[str, ...], None] | None:

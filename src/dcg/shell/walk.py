@@ -263,7 +263,7 @@ _RUN_VARS = frozenset(("PS0", "PS1", "PS2", "PS4", "PROMPT_COMMAND"))
 _WRITERS = frozenset(("tee", "cp", "mv", "install", "ln", "mkfifo", "mknod", "dd", "sponge",
     "mount", "rsync", "zip", "rename", "prename", "file-rename", "perl-rename", "rename.ul",
     "mmv", *opaque.FETCHERS, *opaque.EDITORS, *opaque.COMPILERS))  # fmt: skip
-_GIT_WRITES = frozenset(("mv", "apply"))  # and --output; `git diff > p` is a redirection
+_GIT_WRITES = frozenset(("mv", "apply", "archive"))  # and --output; `git diff > p` too
 _ARITH_WORDS = frozenset(("let", "declare", "typeset", "local", "read", "mapfile", "readarray",
     "unset", "test", "[", "export", "readonly", "getopts", "wait", "printf"))  # fmt: skip
 

@@ -120,8 +120,11 @@ RULES = (
         "listed-overwrite",
         keep="worktree",
         severity="high",
-        pattern=r"^git (?:show|cat-file)\b.* --overwrites-listed-files(?: |$)",
-        keywords=("show", "cat-file"),
+        pattern=(
+            r"^(?:git (?:show|cat-file)\b.* --|(?:tee|sponge)\b.* --git-)"
+            r"overwrites-listed-files(?: |$)"
+        ),
+        keywords=("show", "cat-file", "overwrites-listed-files"),
         reason="overwrites each listed file with its committed version (git show REV:f > f)",
         explanation=(
             "A loop over a list of files (git diff --name-only, git ls-files, a glob, names "
@@ -143,14 +146,15 @@ RULES = (
         "archive-extract",
         keep="worktree",
         severity="high",
-        pattern=r"^(?:tar|bsdtar)\b.* --git-archive-over-worktree(?: |$)",
+        pattern=r"^(?:tar|gtar|bsdtar|unzip|python[0-9.]*)\b.* --git-archive-over-worktree(?: |$)",
         keywords=("archive",),
         reason="git archive | tar -x in the work tree puts back every file's committed copy",
         explanation=(
             "Extracting the repository's own archive where it came from writes each "
             "committed file over the work tree's copy: uncommitted changes in all of them "
-            "are lost, as with git checkout -- . (dcg marks such a tar "
-            "--git-archive-over-worktree)."
+            "are lost, as with git checkout -- . Piped, written to a file on the line (-o, "
+            "--output, > FILE) or found on disk naming a commit of the repository, tar, bsdtar "
+            "or unzip extracting it there is marked --git-archive-over-worktree."
         ),
         alternative="git stash, or extract elsewhere (tar -x -C /tmp/x, git archive --prefix)",
         blocks=("git archive HEAD | tar -x", "git archive HEAD | tar -xf -"),
@@ -166,10 +170,12 @@ RULES = (
         "todo list edited to drop them)",
         explanation=(
             "git rebase --onto NEW UPSTREAM with UPSTREAM the branch's tip, or with NEW below "
-            "UPSTREAM on the branch (--onto HEAD~3 HEAD~1), or git rebase -i with a sequence "
-            "editor that deletes todo lines "
-            "or turns picks into drops, leaves those commits on no branch: only the reflog "
-            "still has them (dcg marks such a rebase --drops-commits)."
+            "UPSTREAM on the branch (--onto HEAD~3 HEAD~1), or commits UPSTREAM holds that "
+            "NEW and no other ref do (git is asked when the names alone do not say), or git "
+            "rebase -i with a sequence editor that deletes todo lines, turns picks into drops "
+            "or runs code dcg does not read (perl, awk, python, a script), leaves those "
+            "commits on no branch: only the reflog still has them (dcg marks such a rebase "
+            "--drops-commits)."
         ),
         alternative="git revert the commits, or keep them on a branch first (git branch keep)",
         blocks=("git rebase --onto HEAD~3 HEAD~1",),
