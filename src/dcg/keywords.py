@@ -45,8 +45,8 @@ def _has_brace(text: str) -> bool:
 # xargs gives its names to: `… | xargs -n1 cp /dev/null`).
 MANY_WRITES = "\x00many-writes"
 _WRITE_WORDS = ("tee", "cp", "dd", "install", "sponge", "mv", "ln")
+_LOOPS = ("for", "while", "until", "select")  # with a `done`: "echo build done" is no loop
 _MANY_WORDS = (
-    "done",
     "xargs",
     "parallel",
     "-exec",
@@ -79,7 +79,8 @@ def _many_writes(text: str) -> bool:
     def any_of(words: tuple[str, ...]) -> bool:
         return any(has_keyword(text, k) for k in words if k in text)
 
-    return any_of(_MANY_WORDS) and (redirects_over(text) or any_of(_WRITE_WORDS))
+    many = any_of(_MANY_WORDS) or (has_keyword(text, "done") and any_of(_LOOPS))
+    return many and (redirects_over(text) or any_of(_WRITE_WORDS))
 
 
 def has_keyword(text: str, keyword: str) -> bool:
