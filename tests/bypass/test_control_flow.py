@@ -55,6 +55,10 @@ STOP = [
     ("c=ls; [ -d nothing ] || c=export; $c d=rm; $d -rf src", RM),
     ("c=ls; [ -d nothing ] || c='bash -c'; $c 'rm -rf src'", RM),
     ("c=true; [ -d nothing ] || c=false; if $c; then :; else rm -rf src; fi", RM),
+    # a for loop's variable is each of its words in turn
+    ('for d in build src; do rm -rf "$d"; done', RM),
+    ("for c in ls rm; do $c -rf src; done", RM),
+    ("for c in ls rm; do :; done; $c -rf src", RM),
     # an alias or a hashed name given another value on a branch that may run is unknown
     ("shopt -s expand_aliases\nalias r=ls\n[ -f x ] || alias r=rm\nr -rf src", OPAQUE),
     ("shopt -s expand_aliases\nc=ls; [ -f x ] || c=rm\nalias r=$c\nr -rf src", OPAQUE),
@@ -96,6 +100,9 @@ PASS = [
     'case "$(uname)" in Darwin) SED=gsed;; *) SED=sed;; esac; $SED -n p "$F"',
     'PY=python3; command -v python3 >/dev/null || PY=python; $PY -c "print(1)" "$@"',
     'if [ -f nothing ]; then O=build; else O=dist; fi; rm -rf "$O"',
+    'for d in build dist; do rm -rf "$d"; done',
+    'for d in node_modules .venv .pytest_cache; do rm -rf "$d"; done',
+    "for c in ls cat; do $c src; done",
 ]
 
 

@@ -177,6 +177,17 @@ def bind_loop(name: str, words: Sequence[Word], env: Vars) -> None:
         if w.subs or any(p[0] == "v" and not p[3] and env.get(p[1]) is None for p in w.parts):
             env.state.origins[name] = "one of the names a command prints" + _printer(w)
             return
+    # `for d in build dist`: one of those words each time (dcg.shell.choices)
+    from dcg.shell import choices
+
+    values: list[str] = []
+    for w in words:
+        fields, dynamic = expand(w, env, lambda _w, _k: None)
+        if dynamic:
+            return
+        values.extend(fields)
+    if 0 < len(set(values)) <= choices.MAX:
+        env.state.choices[name] = choices.SEP.join(sorted(set(values)))
 
 
 def _printer(word: Word) -> str:
