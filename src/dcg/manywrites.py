@@ -12,6 +12,9 @@ from __future__ import annotations
 
 from dcg.shell.command import Command
 
+# What dcg.shell.payloads.LEFTOVERS adds to the label of a find that selects only leftovers.
+LEFTOVERS = " of leftovers"
+
 # What a loop over a command's output or input read, and find's or xargs' `{}`, stand for.
 _NAMES = ("$(…)", "`…`")
 _FEEDERS = ("xargs", "parallel", "find")
@@ -58,14 +61,24 @@ def written(command: Command) -> tuple[list[str], list[str]]:
     return out, read
 
 
+def _feeder(via: tuple[str, ...]) -> str:
+    """The innermost via label of what runs the command once per name (xargs, parallel,
+    find -exec), ``""`` without one."""
+    return next((v for v in reversed(via) if v.split(" ")[0] in _FEEDERS), "")
+
+
 def _many(word: str, via: tuple[str, ...]) -> bool:
     last = word.rpartition("/")[2]
-    fed = last == "{}" and any(v.split(" ")[0] in _FEEDERS for v in via)
+    feeder = _feeder(via)
+    # find's names, when its expression selects only leftovers (`-name '*.orig'`), are
+    # litter, as `rm src/*.orig` is (dcg.shell.payloads.leftovers).
+    fed = last == "{}" and bool(feeder) and not feeder.endswith(LEFTOVERS)
     return fed or last.endswith(_NAMES) or any(c in _GLOB for c in last)
 
 
 def _fed_by_xargs(command: Command) -> bool:
-    return any(v.split(" ")[0] in ("xargs", "parallel") for v in command.via)
+    feeder = _feeder(command.via)
+    return feeder.split(" ")[0] in ("xargs", "parallel") and not feeder.endswith(LEFTOVERS)
 
 
 def many_overwrites_outside_temp(command: Command, cwd: str) -> bool:

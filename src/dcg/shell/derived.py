@@ -98,7 +98,11 @@ def label(
         return name
     if name == "xargs" and text is not None:
         _xargs_input(work, start, text)
-    return f"{name} < find" if work.feeder == "find" else name
+    if work.feeder != "find":
+        return name
+    from dcg.shell.payloads import leftovers
+
+    return f"{name} < find{leftovers(work.feeder_argv)}"
 
 
 # xargs' short options that take a value (attached or the next word), and those whose

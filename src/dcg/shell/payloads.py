@@ -245,6 +245,18 @@ def _parallel(w: Work) -> None:
             w.payloads.append(("sh", "parallel", argv[k], []))
 
 
+# How a feeder's via label says its names are only leftovers (dcg.manywrites).
+LEFTOVERS = " of leftovers"
+
+
+def leftovers(find: list[str]) -> str:
+    """:data:`LEFTOVERS` when the find only selects build output or leftovers by their
+    extension (``-name '*.orig'``), else ``""``."""
+    from dcg.findexpr import selects_only_regenerable
+
+    return LEFTOVERS if selects_only_regenerable(find, litter=True) else ""
+
+
 def _find(w: Work) -> None:
     argv = w.argv
     i, n = 1, len(argv)
@@ -259,7 +271,7 @@ def _find(w: Work) -> None:
         if j > i:
             for k in range(i, j):
                 w.data[k] = f"command run by find {a} (parsed)"
-            w.payloads.append(("argv", f"find {a}", "", argv[i:j]))
+            w.payloads.append(("argv", f"find {a}{leftovers(argv)}", "", argv[i:j]))
         i = j + 1
 
 
