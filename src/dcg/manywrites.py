@@ -95,11 +95,15 @@ def many_overwrites_outside_temp(command: Command, cwd: str) -> bool:
             argv[:1] == ("ln",) and _letter(argv, "f", "--force")
         )
         return adds and _fed_by_xargs(command) and len([a for a in argv if a[:1] != "-"]) <= 2
+    from dcg.shell.pername import EDITED, REPLACED
+
+    if EDITED in command.via:
+        return False  # `sed … "$f" > "$f.new"; mv "$f.new" "$f"`: each edited, as by sed -i
     many: list[str] = []
     for word in targets:
         if not _many(word, command.via):
             continue
-        if any(r != word and _many(r, command.via) for r in read):
+        if REPLACED not in command.via and any(r != word and _many(r, command.via) for r in read):
             continue  # `sed … "$f" > "$f.new"`: a name made from another pattern's
         head, _, last = word.rpartition("/")
         if last == "{}" or last.endswith(_NAMES):
