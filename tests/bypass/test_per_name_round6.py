@@ -1,18 +1,18 @@
 """Issue 32, round six: commands run once per name, however the name is spelled.
 
-xargs' replacement string is any string it is given (``-I %``, ``-I FILE``, ``-IX``,
-``-i``, ``--replace[=X]``), and GNU parallel's (``-I STR``, ``--replace=STR``, ``{1}``;
-with ``:::`` also ``{.}``, ``{/}``, ``{//}``, ``{/.}`` made from each argument): each
-stands for every name read, as ``{}`` does, so emptying or replacing it is many files at
-once (core.filesystem:truncate-many), git's copy written over it puts back each listed file
-(core.git:listed-overwrite), and text it is handed is run as written. A name replaced in two
-steps is judged by what it holds at the end: a file built from other content (``: >``,
-``git show HEAD:"$f"``, ``echo "$f"``, ``cp /dev/null t``) moved or copied over each name
-replaces it; one built by a filter of the name itself (``sed … "$f" > "$f.new"; mv
-"$f.new" "$f"``) is an edit of each, as ``sed -i`` is. A find whose expression selects only
-leftovers by their extension (``-name '*.orig'``, ``'*~'``, ``'*.rej'``) or build output
-feeds litter: emptying each, or ``-delete``, passes as ``rm src/*.orig`` does, while
-``-type f``, ``! -name`` or work names stop.
+xargs' replacement string is any string it is given (``-I %``, ``-I FILE``, ``-IX``, ``-i``,
+``--replace[=X]``), and GNU parallel's (``-I STR``, ``--replace=STR``, ``{1}``; with ``:::``
+also ``{.}``, ``{/}``, ``{//}``, ``{/.}`` made from each argument): each stands for every
+name read, as ``{}`` does, so emptying or replacing it is many files at once
+(core.filesystem:truncate-many), git's copy written over it (``> NAME``, ``git show REV:NAME
+--output=NAME``) puts back each listed file (core.git:listed-overwrite), and text it is
+handed is run as written. A name replaced in two steps is judged by what it holds at the
+end: a file built from other content (``: >``, ``git show HEAD:"$f"``, ``echo "$f"``, ``cp
+/dev/null t``) moved or copied over each name replaces it; one built by a filter of the name
+itself (``sed … "$f" > "$f.new"; mv "$f.new" "$f"``) is an edit of each, as ``sed -i`` is. A
+find whose expression selects only leftovers by their extension (``-name '*.orig'``,
+``'*~'``, ``'*.rej'``) or build output feeds litter: emptying each, or ``-delete``, passes
+as ``rm src/*.orig`` does, while ``-type f``, ``! -name`` or work names stop.
 
 Each case goes through the hook with a real Claude Code payload in every hookpath variant,
 in a git project with uncommitted work in src/ under the test's HOME; each must-stop line
@@ -59,6 +59,10 @@ STOP = [
     ("git ls-files -m | xargs -I% sh -c 'git show HEAD:% > %'", LISTED, "xargs"),
     ("git ls-files -m | xargs -I NAME sh -c 'git show HEAD:NAME > NAME'", LISTED, "xargs"),
     ("git ls-files -m | xargs -I NAME git checkout HEAD -- NAME", CHECKOUT, "xargs"),
+    ("git diff --name-only | xargs -I% git show HEAD:% --output=%", LISTED, "xargs"),
+    ("git diff --name-only | xargs -I{} git show HEAD:{} --output={}", LISTED, "xargs"),
+    ('for f in $(git diff --name-only); do git show HEAD:"$f" --output="$f"; done', LISTED, "git"),
+    ("find src -type f -exec git show HEAD:{} --output={} \\;", LISTED, "find"),
     ("echo 'rm -rf src' | xargs -I CMD sh -c CMD", RM, "xargs"),
     # GNU parallel's replacement strings (hook only)
     ("git ls-files | parallel -I % ': > %'", MANY, GNU),
@@ -113,6 +117,8 @@ PASS = [
     "git ls-files | xargs -I% cp --parents % tmp/",
     "xargs -I% cp /dev/null % <<< src/b.py",
     ": > src/b.py",
+    "git show HEAD:src/b.py --output=src/b.py",
+    "git diff --name-only | xargs -I% git show HEAD:% --output=tmp/%.orig",
     "git ls-files | parallel 'wc -l {}'",
     "parallel 'cp {} {.}.bak' ::: src/*.py",
     "parallel 'gzip -c {} > {}.gz' ::: src/*.py",
