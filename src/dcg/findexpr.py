@@ -26,9 +26,13 @@ NAME_TESTS = ("-name", "-iname")
 PATH_TESTS = ("-path", "-ipath", "-wholename", "-iwholename")
 
 
-def _regenerable_test(test: str, value: str) -> bool:
+def _regenerable_test(test: str, value: str, litter: bool = False) -> bool:
     """A name or path test that only output can pass: ``-name __pycache__``,
-    ``-name '*.pyc'``, ``-path '*/node_modules/*'``."""
+    ``-name '*.pyc'``, ``-path '*/node_modules/*'``; with ``litter``, also what edits,
+    merges and builds leave beside the work: ``-name '*.orig'``, ``-name '*~'``."""
+    last = value.rpartition("/")[2]
+    if litter and last and regenerable.is_litter_glob(last):
+        return True
     if test in NAME_TESTS:
         return value in regenerable.FIND_NAMES or regenerable.is_regenerable_name(value)
     parts = value.split("/")
@@ -40,9 +44,10 @@ class _Expr:
     action at its end reaches) build output? ``-a`` holds when one side does, ``-o`` and
     ``,`` when every side does, ``!`` never."""
 
-    def __init__(self, words: Sequence[str]) -> None:
+    def __init__(self, words: Sequence[str], litter: bool = False) -> None:
         self.words = words
         self.i = 0
+        self.litter = litter
 
     def _peek(self) -> str | None:
         return self.words[self.i] if self.i < len(self.words) else None
@@ -88,22 +93,24 @@ class _Expr:
             if value is None:
                 raise ValueError(word)
             self.i += 2 if word == "-fprintf" else 1
-            return word in (*NAME_TESTS, *PATH_TESTS) and _regenerable_test(word, value)
+            tests = (*NAME_TESTS, *PATH_TESTS)
+            return word in tests and _regenerable_test(word, value, self.litter)
         if word is None or word == ")":
             raise ValueError(word)
         return False  # an action, option or test without an argument
 
 
-def selects_only_regenerable(argv: Sequence[str]) -> bool:
+def selects_only_regenerable(argv: Sequence[str], litter: bool = False) -> bool:
     """``find … -name '*.pyc' -delete``, ``find . ( -name __pycache__ -o -name '*.pyc' )
     -exec rm -rf {} +``: whatever the expression selects is build output (each
-    alternative tests for an output name, nothing negates it)."""
+    alternative tests for an output name, nothing negates it); with ``litter``, or
+    leftovers by their extension (``-name '*.orig'``, ``-name '*.bak'``)."""
     start = 1
     while start < len(argv) and argv[start] in ("-H", "-L", "-P"):
         start += 1
     while start < len(argv) and not argv[start].startswith("-") and argv[start] not in ("(", "!"):
         start += 1
-    expr = _Expr(argv[start:])
+    expr = _Expr(argv[start:], litter)
     try:
         ok = expr.alternatives()
     except ValueError:

@@ -12,6 +12,9 @@ from __future__ import annotations
 
 from dcg.shell.command import Command
 
+# What dcg.shell.payloads.LEFTOVERS adds to the label of a find that selects only leftovers.
+LEFTOVERS = " of leftovers"
+
 # What a loop over a command's output or input read, and find's or xargs' `{}`, stand for.
 _NAMES = ("$(…)", "`…`")
 _FEEDERS = ("xargs", "parallel", "find")
@@ -58,14 +61,24 @@ def written(command: Command) -> tuple[list[str], list[str]]:
     return out, read
 
 
+def _feeder(via: tuple[str, ...]) -> str:
+    """The innermost via label of what runs the command once per name (xargs, parallel,
+    find -exec), ``""`` without one."""
+    return next((v for v in reversed(via) if v.split(" ")[0] in _FEEDERS), "")
+
+
 def _many(word: str, via: tuple[str, ...]) -> bool:
     last = word.rpartition("/")[2]
-    fed = last == "{}" and any(v.split(" ")[0] in _FEEDERS for v in via)
+    feeder = _feeder(via)
+    # find's names, when its expression selects only leftovers (`-name '*.orig'`), are
+    # litter, as `rm src/*.orig` is (dcg.shell.payloads.leftovers).
+    fed = last == "{}" and bool(feeder) and not feeder.endswith(LEFTOVERS)
     return fed or last.endswith(_NAMES) or any(c in _GLOB for c in last)
 
 
 def _fed_by_xargs(command: Command) -> bool:
-    return any(v.split(" ")[0] in ("xargs", "parallel") for v in command.via)
+    feeder = _feeder(command.via)
+    return feeder.split(" ")[0] in ("xargs", "parallel") and not feeder.endswith(LEFTOVERS)
 
 
 def many_overwrites_outside_temp(command: Command, cwd: str) -> bool:
@@ -82,11 +95,15 @@ def many_overwrites_outside_temp(command: Command, cwd: str) -> bool:
             argv[:1] == ("ln",) and _letter(argv, "f", "--force")
         )
         return adds and _fed_by_xargs(command) and len([a for a in argv if a[:1] != "-"]) <= 2
+    from dcg.shell.pername import EDITED, REPLACED
+
+    if EDITED in command.via:
+        return False  # `sed … "$f" > "$f.new"; mv "$f.new" "$f"`: each edited, as by sed -i
     many: list[str] = []
     for word in targets:
         if not _many(word, command.via):
             continue
-        if any(r != word and _many(r, command.via) for r in read):
+        if REPLACED not in command.via and any(r != word and _many(r, command.via) for r in read):
             continue  # `sed … "$f" > "$f.new"`: a name made from another pattern's
         head, _, last = word.rpartition("/")
         if last == "{}" or last.endswith(_NAMES):

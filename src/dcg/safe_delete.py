@@ -207,7 +207,7 @@ def _fed_by_other_than_find(via: Sequence[str]) -> bool:
     anything else, the names are unknown."""
     for v in reversed(via):
         if v.split(" ")[0] in FEEDERS:
-            return not (v.startswith("find -") or v.endswith("< find"))
+            return not (v.startswith("find -") or "< find" in v)
     return False
 
 
@@ -249,13 +249,19 @@ def find_delete_outside_temp(command: Command, cwd: str) -> bool:
         paths.extend(linked)
     from dcg.shell.moves import HOLDS_MOVED
 
+    # `-delete` itself removes files and empty directories: leftovers by their extension
+    # (`-name '*.orig'`) are litter, as `rm src/*.orig` is; `-exec rm -rf` is not judged so.
+    plain = not any(a in _EXEC_WORDS for a in command.argv) and "find feeding rm" not in command.via
     if (
-        selects_only_regenerable(command.argv)
+        selects_only_regenerable(command.argv, litter=plain)
         and all(project_of(p, cwd) for p in paths)
         and HOLDS_MOVED not in command.via
     ):
         return False
     return not all_safe(paths, cwd)
+
+
+_EXEC_WORDS = frozenset(("-exec", "-execdir", "-ok", "-okdir"))
 
 
 def _links_below(roots: Sequence[str]) -> list[str] | None:
@@ -318,8 +324,7 @@ def rm_files_outside_temp(command: Command, cwd: str) -> bool:
         return False
     if not operands or any(w.endswith(("$(…)", "`…`")) for w in operands):  # names fed at run time
         return any(
-            v.split(" ")[0] in ("xargs", "parallel") and not v.endswith("< find")
-            for v in command.via
+            v.split(" ")[0] in ("xargs", "parallel") and "< find" not in v for v in command.via
         ) or bool(operands)
     globs = [w for w in operands if _whole_dir_glob(w)]
     if globs and any_outside_temp(Command(("rm", *globs), via=command.via), cwd):

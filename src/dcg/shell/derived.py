@@ -81,6 +81,8 @@ def label(
     rm's missing operands); xargs fed known text hands its words to the command, and so
     does the file ``xargs -a FILE`` reads them from (``reader``: how to read it).
     """
+    if name == "xargs":  # `-I %`, `-IFILE`, `--replace=X`: the name stands where `{}` would
+        _as_braces(work, start, replacement(work.argv[1:start]))
     text = work.fed if work.fed is not None else work.stdin  # a pipe, or <<< and heredocs
     arg_file = _arg_file(work.argv[1:start]) if name == "xargs" else None
     if name == "xargs" and arg_file is None and text is None and not work.piped:
@@ -96,7 +98,56 @@ def label(
         return name
     if name == "xargs" and text is not None:
         _xargs_input(work, start, text)
-    return f"{name} < find" if work.feeder == "find" else name
+    if work.feeder != "find":
+        return name
+    from dcg.shell.payloads import leftovers
+
+    return f"{name} < find{leftovers(work.feeder_argv)}"
+
+
+# xargs' short options that take a value (attached or the next word), and those whose
+# value can only be attached (``-i[R]``, ``-e[EOF]``, ``-l[N]``).
+_VALUED = "InPsELdaR"
+_ATTACHED = "eil"
+
+
+def replacement(opts: list[str]) -> str | None:
+    """The string xargs replaces with each input line (``-I STR``, ``-ISTR``, ``-i[STR]``,
+    ``--replace[=STR]``; ``{}`` when none is attached), None without one."""
+    found: str | None = None
+    k = 0
+    while k < len(opts):
+        o = opts[k]
+        k += 1
+        if o.startswith("--"):
+            if o == "--replace" or o.startswith("--replace="):
+                found = o.partition("=")[2] or "{}"
+            elif "=" not in o and o[2:] in _LONG_VALUED:
+                k += 1
+            continue
+        for j in range(1, len(o)):
+            letter, rest = o[j], o[j + 1 :]
+            if letter in _VALUED:
+                if not rest and k < len(opts):
+                    rest, k = opts[k], k + 1
+                found = rest if letter == "I" else found
+                break
+            if letter in _ATTACHED:
+                found = (rest or "{}") if letter == "i" else found
+                break
+    return found or None
+
+
+_LONG_VALUED = ("max-args", "max-procs", "max-chars", "delimiter", "arg-file", "max-lines",
+                "process-slot-var")  # fmt: skip
+
+
+def _as_braces(work: unwrap.Work, start: int, replace: str | None) -> None:
+    """Write xargs' replacement string as ``{}`` in the command it runs, the one spelling
+    the rest of dcg reads as "each name" (``xargs -I % sh -c ': > %'`` is ``-I{} … {}``)."""
+    if replace is None or replace == "{}":
+        return
+    work.argv = [*work.argv[:start], *(a.replace(replace, "{}") for a in work.argv[start:])]
 
 
 def _arg_file(opts: list[str]) -> str | None:
@@ -116,7 +167,6 @@ def _xargs_input(work: unwrap.Work, start: int, text: str, from_file: bool = Fal
     on blanks (``-0``: NULs, ``-d C``: C), or put in place of ``-I STR`` once per line."""
     opts = work.argv[1:start]
     sep: str | None = None
-    replace: str | None = None
     k = 0
     while k < len(opts):
         o = opts[k]
@@ -129,21 +179,14 @@ def _xargs_input(work: unwrap.Work, start: int, text: str, from_file: bool = Fal
             sep, k = value, k + 1
         elif o.startswith("-d"):
             sep = o[2:]
-        elif o.startswith("--replace="):
-            replace = o.partition("=")[2]
-        elif o in ("-I", "--replace") and value is not None:
-            replace, k = value, k + 1
-        elif o.startswith("-I"):
-            replace = o[2:]
-        elif o in ("-i", "--replace"):
-            replace = "{}"
-        elif o.startswith("-i"):
-            replace = o[2:]
+        elif o == "-I":
+            k += 1
         elif o[:2] == "-E" or o.startswith("--eof"):
             return  # stops at a marker: not all of this text
         elif (o[:2] == "-a" or o.startswith("--arg-file")) and not from_file:
             return  # reads another file
         k += 1
+    replace = "{}" if replacement(opts) else None  # written as `{}` by _as_braces
     if sep is not None:
         sep = {"\\n": "\n", "\\t": "\t", "\\0": "\x00"}.get(sep, sep)
         words = [w for w in text.split(sep) if w and w != "\n"]

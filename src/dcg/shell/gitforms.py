@@ -99,7 +99,7 @@ def mark(w: Work, env: Vars, here: str | None, settings: list[tuple[str, str | N
         _update_ref(w, env, here, opts, ops)
     elif sub == "maintenance" and ops[:1] == ["run"]:
         _maintenance(w, settings)
-    elif sub in ("show", "cat-file") and w.names == "out":
+    elif sub in ("show", "cat-file") and (w.names == "out" or _output_over_object(w, opts)):
         # `for f in $(git diff --name-only); do git show HEAD:"$f" > "$f"; done`: each
         # listed file overwritten with its committed text, file by file.
         _add(w, "--overwrites-listed-files")
@@ -130,6 +130,21 @@ def mark(w: Work, env: Vars, here: str | None, settings: list[tuple[str, str | N
 
         if _drops_by_onto(w.argv, here) or drops_by_editor(w, env, settings):
             _add(w, "--drops-commits")
+
+
+def _output_over_object(w: Work, opts: list[str]) -> bool:
+    """``xargs -I{} git show HEAD:{} --output={}``: run once per name (or for a loop's or a
+    glob's names), git show writes each name's committed copy over it."""
+    out = [o.partition("=")[2] for o in opts if o.startswith("--output=")]
+    out = [t.removeprefix("./") for t in out if t]
+    many = any(v.split(" ")[0] in ("xargs", "parallel", "find") for v in w.via)
+    return any(
+        a.partition(":")[1]
+        and a.partition(":")[2].removeprefix("./") == t
+        and (many or "$(…)" in t or any(c in t for c in "*?["))
+        for t in out
+        for a in w.argv[2:]
+    )
 
 
 def _text(path: str, env: Vars, here: str) -> tuple[bool, str | None]:

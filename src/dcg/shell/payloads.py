@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dcg.shell.opaque import FETCHERS
 from dcg.shell.optgrammar import parse, shell_options, timeit_code
-from dcg.shell.unwrap import normalize, skip_options
+from dcg.shell.unwrap import normalize, parallel_arg, parallel_braces, skip_options
 
 TYPE_CHECKING = False  # typing itself costs milliseconds on the hook's path
 
@@ -232,19 +232,29 @@ def _parallel(w: Work) -> None:
     if end > i:
         for k in range(i, end):
             w.data[k] = "command run by parallel (parsed)"
-        cmd = " ".join(argv[i:end])
+        cmd = parallel_braces(argv[1:i], " ".join(argv[i:end]))
         args = argv[end + 1 :] if argv[end : end + 1] in ([":::"], ["--"]) else []
         # `parallel sh -c ::: 'rm -rf x'`: each argument, quoted, in place of {} or after
         # Names read from the input stay ``{}``, as xargs -I{} leaves them.
         for a in [x for x in args if x not in seps][:64] or [""]:
-            q = "'" + a.replace("'", "'\\''") + "'" if a else ""
-            w.payloads.append(("sh", "parallel", cmd.replace("{}", q) if "{}" in cmd and a
-                               else f"{cmd} {q}".strip(), []))  # fmt: skip
+            w.payloads.append(("sh", "parallel", parallel_arg(cmd, a), []))
         return
     for k in range(end + 1, len(argv)):
         if argv[k] not in seps:
             w.data[k] = "command run by parallel (parsed)"
             w.payloads.append(("sh", "parallel", argv[k], []))
+
+
+# How a feeder's via label says its names are only leftovers (dcg.manywrites).
+LEFTOVERS = " of leftovers"
+
+
+def leftovers(find: list[str]) -> str:
+    """:data:`LEFTOVERS` when the find only selects build output or leftovers by their
+    extension (``-name '*.orig'``), else ``""``."""
+    from dcg.findexpr import selects_only_regenerable
+
+    return LEFTOVERS if selects_only_regenerable(find, litter=True) else ""
 
 
 def _find(w: Work) -> None:
@@ -261,7 +271,7 @@ def _find(w: Work) -> None:
         if j > i:
             for k in range(i, j):
                 w.data[k] = f"command run by find {a} (parsed)"
-            w.payloads.append(("argv", f"find {a}", "", argv[i:j]))
+            w.payloads.append(("argv", f"find {a}{leftovers(argv)}", "", argv[i:j]))
         i = j + 1
 
 

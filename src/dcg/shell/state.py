@@ -25,6 +25,7 @@ TABLES = (
     "hashes",
     "in_alias",
     "int_vars",
+    "made",
     "moved",
     "origins",
     "outputs",
@@ -41,7 +42,7 @@ BASE = "\x00base"
 POSITIONAL = "\x00@"
 UNKNOWN_CWD = "\x00?"
 # Facts about the disk: what a subshell, a branch or a function body did to them stays.
-DISK = ("files", "moved")
+DISK = ("files", "made", "moved")
 
 
 class WalkerState:
@@ -67,6 +68,7 @@ class WalkerState:
         "in_function",
         "int_vars",
         "integers",
+        "made",
         "moved",
         "namerefs",
         "nocase",
@@ -132,6 +134,9 @@ class WalkerState:
         # Paths an `mv`, `ln -s`, `git mv`, `mount --bind`… on the line made stand for
         # others: destination -> sources joined by ``\x1f`` (dcg.shell.linefiles).
         self.moved: dict[str, str | None] = {}
+        # What each file written on the line was made from: path -> the words the command
+        # that wrote it read, joined by ``\x1f`` (dcg.shell.pername).
+        self.made: dict[str, str | None] = {}
         # What a file written or edited earlier on the line holds: path (as written, and
         # normalised) -> its text, or a marker ("\x00copy:SRC", an edit, a download, a
         # compiled program…), None when it cannot be known (dcg.shell.linefiles).
@@ -165,6 +170,7 @@ class WalkerState:
         self.in_function = other.in_function
         self.int_vars = dict(other.int_vars) if other.int_vars else {}
         self.integers = other.integers
+        self.made = dict(other.made) if other.made else {}
         self.moved = dict(other.moved) if other.moved else {}
         self.namerefs = other.namerefs
         self.nocase = other.nocase

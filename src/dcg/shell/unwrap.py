@@ -208,3 +208,41 @@ def _simple(short: str = "", long: tuple[str, ...] = ()) -> Callable[[Work], int
         return operand(skip_options(w.argv, 1, short, long), w.argv)
 
     return unwrap
+
+
+# GNU parallel's replacement strings for a name made from the input: without extension,
+# basename, dirname, basename without extension.
+_DERIVED = ("{.}", "{/}", "{//}", "{/.}")
+
+
+def parallel_braces(opts: list[str], cmd: str) -> str:
+    """GNU parallel's command with its input written as ``{}``: ``-I STR``/``--replace STR``
+    (``--replace=STR``), and ``{1}``, the first input source, is ``{}``."""
+    for k, o in enumerate(opts):
+        value = opts[k + 1] if k + 1 < len(opts) else ""
+        replace = value if o == "-I" else ""
+        replace = o.partition("=")[2] if o.startswith("--replace=") else replace
+        replace = o[2:] if o.startswith("-I") and len(o) > 2 and "=" not in o else replace
+        if replace and replace != "{}":
+            cmd = cmd.replace(replace, "{}")
+    return cmd.replace("{1}", "{}")
+
+
+def parallel_arg(cmd: str, a: str) -> str:
+    """The command one argument of ``:::`` runs: quoted in place of ``{}`` and of the names
+    made from it (``{.}``, ``{/}``, ``{//}``, ``{/.}``), or after the command."""
+    if not a:
+        return cmd
+
+    def q(x: str) -> str:
+        return "'" + x.replace("'", "'\\''") + "'"
+
+    if "{}" not in cmd and not any(d in cmd for d in _DERIVED):
+        return f"{cmd} {q(a)}"
+    base = a.rpartition("/")[2]
+    stem = a[: len(a) - len(base)] + (base.rpartition(".")[0] or base)
+    made = {"{//}": a.rpartition("/")[0] or ".", "{/.}": base.rpartition(".")[0] or base,
+            "{/}": base, "{.}": stem}  # fmt: skip
+    for brace, value in made.items():
+        cmd = cmd.replace(brace, q(value))
+    return cmd.replace("{}", q(a))

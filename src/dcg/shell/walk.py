@@ -213,9 +213,8 @@ def _simple(simple: Simple, ctx: Ctx, out: list[Command]) -> None:
         or (argv[:1] == ["git"] and any(a[:8] == "--output" or a in _GIT_WRITES for a in argv))
         or argv[1:3] == ["-m", "zipapp"]
     ):
-        from dcg.shell import linefiles
-
-        linefiles.remember_written(simple, redirects, env)
+        __import__("dcg.shell.linefiles").shell.linefiles.remember_written(simple, redirects, env)
+        __import__("dcg.shell.pername").shell.pername.record(simple, redirects, env)
     if (argv and argv[0] in _DECLARE) or argv[:1] == ["read"]:
         _declare(argv, dyns, env)
     if argv and argv[0] in _BASHVARS:
@@ -311,9 +310,9 @@ def _command(
     if not work.dyns[0]:
         work.argv[0] = unwrap.normalize(work.argv[0])
         if ctx.env.state.moved:  # mv/ln -s earlier on the line (dcg.shell.moves)
-            from dcg.shell import moves
-
-            moves.stands_for(work, ctx.env)
+            __import__("dcg.shell.moves").shell.moves.stands_for(work, ctx.env)
+        if ctx.env.state.made:  # a file written on the line moved over a name (pername)
+            __import__("dcg.shell.pername").shell.pername.mark(work, ctx.env)
         if work.argv[0].startswith("git-"):
             work.argv, work.dyns = gitargs.split_dashed(work.argv, work.dyns)
         if work.argv[0] == "git":
