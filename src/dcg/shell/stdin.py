@@ -21,7 +21,9 @@ if TYPE_CHECKING:
     from dcg.shell.words import Word
 
 _IN = frozenset(("<", "0<", "<>", "0<>", "<&", "0<&"))
-_EXTRACTORS = frozenset(("tar", "gtar", "bsdtar", "unzip"))
+# tar and unzip, and the others dcg.shell.gitarchive.OTHERS reads (tests check they agree)
+_EXTRACTORS = frozenset(("tar", "gtar", "bsdtar", "unzip", "bsdunzip", "jar", "unar", "ark",
+                         "cpio", "pax", "7z", "7za", "7zr", "7zz", "7zzs", "p7zip"))  # fmt: skip
 
 
 def stdin_of(
