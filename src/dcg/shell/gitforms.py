@@ -289,7 +289,6 @@ def archive_file_over_worktree(w: Work, env: Vars) -> None:
         return
     from dcg.shell.gitarchive import OTHERS, extraction
 
-    dirs: list[str] = []
     archive: str | None
     if name in OTHERS:  # 7z, jar, bsdunzip, unar, ark, cpio -u, pax: one table
         found = extraction(name, argv)
@@ -297,26 +296,23 @@ def archive_file_over_worktree(w: Work, env: Vars) -> None:
             return
         archive, dirs = found
         if archive == "-" and not w.infile and w.feeder_argv[1:2] == ["archive"]:
-            _piped_archive(w, dirs)  # `git archive HEAD | 7z x -si -ttar`, `| cpio -idu`
-            return
-    else:
-        archive = extracted_archive((name, *argv[1:]))
-    if archive == "-":  # `tar -x < x.tar`, `cat x.tar | tar -x`
-        archive = w.infile or (w.feed_files[0] if len(w.feed_files) == 1 else None)
-    if archive in (None, "-"):
-        return
-    if name in OTHERS:
-        pass
+            return _piped_archive(w, dirs)  # `git archive HEAD | 7z x -si -ttar`, `| cpio -idu`
     elif name == "unzip":
         if any(a[:1] == "-" and a[1:2] != "-" and "n" in a for a in argv[1:]):
             return  # never overwrite
+        archive = extracted_archive((name, *argv[1:]))
         dirs = [p for p, how in unzip((name, *argv[1:]), None) if how == 2]
     else:
         keep = ("--keep-old-files", "--skip-old-files", "--to-stdout", "--to-command")
         if any(a in keep or (a[:1] == "-" and a[1:2] != "-" and ("k" in a or "O" in a))
                for a in argv[1:]):  # fmt: skip
             return
+        archive = extracted_archive((name, *argv[1:]))
         dirs = [p for p, how in tar((name, *argv[1:]), None) if how == 2]
+    if archive == "-":  # `tar -x < x.tar`, `cat x.tar | tar -x`
+        archive = w.infile or (w.feed_files[0] if len(w.feed_files) == 1 else None)
+    if archive in (None, "-"):
+        return
     full = gitsources.absolute(env, archive or "")
     _archive_over(w, env, full, {gitsources.absolute(env, d) for d in dirs or ["."]})
 
