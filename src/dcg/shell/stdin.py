@@ -66,6 +66,10 @@ def stdin_of(
         from dcg.shell.gitstream import printed
 
         printed(work, simple, made, env)
+    if work.argv[0] in ("truncate", "tee", "dd") and env.state.moved:  # hard links made
+        from dcg.shell.moves import same_operands
+
+        same_operands(work, env)
     work.installer = opaque.installer_subs(simple)
     for op, path in redirects:
         if op in ("<", "0<", "<>", "0<>"):
