@@ -6,7 +6,8 @@ exec rm -- -rf src``, ``npm x``, ``npx``); ``-c``/``--call`` run a shell string,
 exec/dlx ``-c`` and yarn exec, bun exec do (core.filesystem:rimraf, rm-rf). A git archive
 is extracted over its own work tree by more than tar and unzip: 7z x (7za, 7zz, ``-si``
 from a pipe; not ``-aos``/``-aou``, ``-so``, ``-o`` elsewhere), jar x, bsdunzip, cpio
--iu, pax -r (core.git:archive-extract). A rebase sequence editor that is a script file
+-iu, pax -r, and any of them under a wrapper (``env``, ``sudo``, ``busybox``)
+(core.git:archive-extract). A rebase sequence editor that is a script file
 (named bare and found on PATH or in the cwd, or by path, written on the line or on disk)
 is read: sed deleting lines or code dcg does not read drops commits, a script of
 harmless commands does not (core.git:rebase-drop). Hard links the line made (``cp
@@ -77,6 +78,7 @@ STOP = [
         "truncate",
     ),
     ('cp -al src "$TMPDIR/x"; tee "$TMPDIR"/x/* < /dev/null', MANY, "tee"),
+    ('cp -al src "$TMPDIR/x"; nice truncate -s0 "$TMPDIR"/x/*', TRUNCATE, "truncate"),
     ('cp -al src dist/s; for f in dist/s/*; do dd if=/dev/null of="$f"; done', MANY, "dd"),
     ('cp -al . ../w && for f in ../w/src/*; do : > "$f"; done', MANY, "cp"),
     ("mkdir -p dist/h && ln src/* dist/h/ && truncate -s0 dist/h/*", TRUNCATE, "truncate"),
@@ -215,6 +217,12 @@ GIT_STOP = [
     ("", "git archive HEAD | cpio -idu", ARCHIVE, "work"),
     ("", "git archive -o x.tar HEAD && pax -rf x.tar", ARCHIVE, "work"),
     ("", "git archive HEAD | pax -r", ARCHIVE, "work"),
+    # … under a wrapper
+    ("", "git archive -o x.tar HEAD && env tar -xf x.tar", ARCHIVE, "work"),
+    ("", "git archive -o x.zip HEAD && env 7z x -y x.zip", ARCHIVE, "work"),
+    ("", "git archive -o x.zip HEAD && timeout 60 jar xf x.zip", ARCHIVE, "work"),
+    ("", "git archive -o x.zip HEAD && busybox unzip -o x.zip", ARCHIVE, ""),
+    ("", "git archive -o x.tar HEAD && cat x.tar | nice tar -x", ARCHIVE, "work"),
     ("git archive -o ../x.tar HEAD", "7z x -y ../x.tar", ARCHIVE, "work"),
     ("git archive -o ../x.zip HEAD", "jar xf ../x.zip", ARCHIVE, "work"),
     ("git archive -o ../x.zip HEAD", "7z x ../x.zip", ARCHIVE, ""),

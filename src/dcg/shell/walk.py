@@ -24,7 +24,7 @@ from dcg.shell.shellvars import declare as _declare
 from dcg.shell.state import BASE, Vars
 from dcg.shell.state import CWD as _CWD
 from dcg.shell.static import bind_loop, static_output
-from dcg.shell.stdin import stdin_of, written_into
+from dcg.shell.stdin import stdin_of, unwrapped, written_into
 from dcg.shell.toolruns import TOOL_ENV
 from dcg.shell.words import Heredoc
 from dcg.shell.words import expand as expand_word
@@ -310,10 +310,7 @@ def _command(
         return
     if not work.dyns[0]:
         work.argv[0] = unwrap.normalize(work.argv[0])
-        if ctx.env.state.moved:  # mv/ln -s earlier on the line (dcg.shell.moves)
-            from dcg.shell import moves
-
-            moves.stands_for(work, ctx.env)
+        unwrapped(work, ctx.env)  # moves earlier on the line, archives extracted: stdin.py
         if work.argv[0].startswith("git-"):
             work.argv, work.dyns = gitargs.split_dashed(work.argv, work.dyns)
         if work.argv[0] == "git":
