@@ -30,7 +30,7 @@ _SELF_KEYWORDS = (
     # The hook's runtime (.pth, sitecustomize, uninstalling its Python) and the archivers
     # that write whatever their archive holds into the directory they run in.
     ".pth", "sitecustomize", "usercustomize", "uninstall", "pyenv", "tar", "unzip",
-    "bsdtar", "7z", "cpio",
+    "bsdtar", "7z", "cpio", "bsdunzip", "jar", "unar", "ark", "pax", "p7zip",
     # An agent started with its settings moved or replaced or its hooks off
     # (dcg.shell.agentenv); "hooks" is already above.
     *(k for k in START_KEYWORDS if k != "hooks"),

@@ -59,3 +59,93 @@ def over_its_tree(path: str, into: str) -> bool:
     if not any(os.path.isfile(os.path.join(into, n)) for n in names):
         return False
     return gitinfo.git(into, ["cat-file", "-e", f"{commit}^{{commit}}"]) is not None
+
+
+# Programs besides tar and unzip that extract a tar or a zip (what git archive writes).
+SEVENZIP = frozenset(("7z", "7za", "7zr", "7zz", "7zzs", "p7zip"))
+OTHERS = frozenset(("bsdunzip", "jar", "unar", "ark", "cpio", "pax", *SEVENZIP))
+
+
+def extraction(name: str, argv: tuple[str, ...]) -> tuple[str, list[str]] | None:
+    """(the archive, ``-`` for its input; the directories it goes into) of an extraction
+    by one of ``OTHERS`` that writes over files already there; None when it lists, writes
+    elsewhere than a directory named, skips or renames existing files, or is no extraction.
+
+    7z ``x`` (``-o``, ``-si``; not ``-aos``/``-aou``/``-aot``, ``-so``: without ``-y`` it
+    asks, and ``yes |`` answers); jar ``x``/``--extract`` (``f``/``--file``, else its
+    input; ``-C``/``--dir``); unar with ``-D`` or ``-f`` (``-o``); ark ``--batch`` (not
+    ``--autosubfolder``); cpio ``-i`` with ``-u`` (older files are kept otherwise);
+    pax ``-r`` (not ``-k``/``-u``)."""
+    from dcg.writes._opts import given, parse, values
+
+    if name in SEVENZIP:
+        ops = [a for a in argv[1:] if not a.startswith("-")]
+        switches = [a for a in argv[1:] if a.startswith("-")]
+        if not ops or ops[0].lower() != "x":
+            return None
+        if any(s[:4].lower() in ("-aos", "-aou", "-aot") or s.lower() == "-so" for s in switches):
+            return None
+        dirs = [s[2:] for s in switches if s[:2] == "-o" and len(s) > 2]
+        if any(s.lower() == "-si" or s.lower().startswith("-si") for s in switches):
+            return "-", dirs
+        return (ops[1], dirs) if len(ops) > 1 else None
+    if name == "jar":
+        args = list(argv)
+        if len(args) > 1 and args[1][:1] != "-":
+            args[1] = "-" + args[1]  # `jar xf A`: the first word is the option cluster
+        opts, ops = parse(args, "fCme", ("--file", "--dir", "--manifest", "--main-class"),
+                          flags=("--extract", "--list", "--create", "--update"))  # fmt: skip
+        if not given(opts, "-x", "--extract") or given(opts, "-t", "--list"):
+            return None
+        files = values(opts, "-f", "--file")
+        if given(opts, "-f") and not files and ops:  # `-xf A`: f's value is an operand
+            files = ops[:1]
+        return (files[-1] if files else "-"), values(opts, "-C", "--dir")
+    if name == "bsdunzip":
+        opts, ops = parse(argv, "dxP")
+        if not ops or any(k in ("-l", "-p", "-t", "-v", "-z", "-Z") for k, _ in opts):
+            return None
+        if any(a[:1] == "-" and a[1:2] != "-" and "n" in a for a in argv[1:]):
+            return None
+        return ops[0], values(opts, "-d")
+    if name == "unar":  # single-dash long options; -o, -p, -e, -E, -i take a value
+        ops, dirs, flags, k = [], [], set(), 1
+        while k < len(argv):
+            a = argv[k]
+            k += 1
+            if a in ("-o", "-output-directory") and k < len(argv):
+                dirs.append(argv[k])
+            if a in ("-o", "-output-directory", "-p", "-password", "-e", "-encoding", "-E",
+                     "-password-encoding", "-i", "-indexes"):  # fmt: skip
+                k += 1
+            elif a[:1] == "-":
+                flags.add(a)
+            else:
+                ops.append(a)
+        if flags & {"-s", "-force-skip", "-r", "-force-rename", "-d", "-force-directory",
+                    "-t", "-to-stdout"} or not flags & {"-D", "-no-directory", "-f",
+                                                        "-force-overwrite"}:  # fmt: skip
+            return None
+        return (ops[0], dirs) if ops else None
+    if name == "ark":
+        opts, ops = parse(argv, "o", ("--destination",), flags=("--batch", "--autosubfolder"))
+        if not given(opts, "-b", "--batch") or given(opts, "-a", "--autosubfolder") or not ops:
+            return None
+        return ops[0], values(opts, "-o", "--destination")
+    if name == "cpio":
+        opts, _ = parse(argv, "DFIEHMRsCe", ("--directory", "--file", "--pattern-file",
+                                            "--format", "--rsh-command"),
+                        flags=("--extract", "--unconditional", "--to-stdout"))  # fmt: skip
+        if not given(opts, "-i", "--extract") or not given(opts, "-u", "--unconditional"):
+            return None
+        if given(opts, "--to-stdout"):
+            return None
+        files = values(opts, "-F", "-I", "--file")
+        return (files[-1] if files else "-"), values(opts, "-D", "--directory")
+    if name == "pax":
+        opts, _ = parse(argv, "fsobBxpT")
+        if not given(opts, "-r") or given(opts, "-w", "-k", "-u", "-n"):
+            return None
+        files = values(opts, "-f")
+        return (files[-1] if files else "-"), []
+    return None

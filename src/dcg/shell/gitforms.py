@@ -249,12 +249,18 @@ def archive_over_worktree(w: Work) -> None:
         for a in w.argv[1:]
     ):
         return
+    _piped_archive(w, [p for p, how in tar(tuple(w.argv), None) if how == 2])  # writes INTO
+
+
+def _piped_archive(w: Work, dirs: list[str]) -> None:
+    """``git archive HEAD |`` an extraction into ``dirs`` (the cwd when none)."""
     git = w.feeder_argv
+    if git[1:2] != ["archive"]:
+        return
     if any(a.startswith(("--prefix", "--remote", "--output", "-o")) for a in git[2:]):
         return
     if any(a in ("-C", "--git-dir", "--work-tree") or a.startswith("--git-dir=") for a in git):
         return
-    dirs = [p for p, how in tar(tuple(w.argv), None) if how == 2]  # writes INTO
     if all(os.path.normpath(d) in (".", "") for d in dirs):
         _add(w, "--git-archive-over-worktree")
 
@@ -296,21 +302,32 @@ def archive_file_over_worktree(w: Work, env: Vars) -> None:
         into = {gitsources.absolute(env, argv[5] if len(argv) > 5 else ".")}
         _archive_over(w, env, full, into)
         return
-    archive = extracted_archive((name, *argv[1:]))
-    if archive == "-":  # `tar -x < x.tar`, `cat x.tar | tar -x`
-        archive = w.infile or (w.feed_files[0] if len(w.feed_files) == 1 else None)
-    if archive in (None, "-"):
-        return
-    if name == "unzip":
+    from dcg.shell.gitarchive import OTHERS, extraction
+
+    archive: str | None
+    if name in OTHERS:  # 7z, jar, bsdunzip, unar, ark, cpio -u, pax: one table
+        found = extraction(name, argv)
+        if found is None:
+            return
+        archive, dirs = found
+        if archive == "-" and not w.infile and w.feeder_argv[1:2] == ["archive"]:
+            return _piped_archive(w, dirs)  # `git archive HEAD | 7z x -si -ttar`, `| cpio -idu`
+    elif name == "unzip":
         if any(a[:1] == "-" and a[1:2] != "-" and "n" in a for a in argv[1:]):
             return  # never overwrite
+        archive = extracted_archive((name, *argv[1:]))
         dirs = [p for p, how in unzip((name, *argv[1:]), None) if how == 2]
     else:
         keep = ("--keep-old-files", "--skip-old-files", "--to-stdout", "--to-command")
         if any(a in keep or (a[:1] == "-" and a[1:2] != "-" and ("k" in a or "O" in a))
                for a in argv[1:]):  # fmt: skip
             return
+        archive = extracted_archive((name, *argv[1:]))
         dirs = [p for p, how in tar((name, *argv[1:]), None) if how == 2]
+    if archive == "-":  # `tar -x < x.tar`, `cat x.tar | tar -x`
+        archive = w.infile or (w.feed_files[0] if len(w.feed_files) == 1 else None)
+    if archive in (None, "-"):
+        return
     full = gitsources.absolute(env, archive or "")
     _archive_over(w, env, full, {gitsources.absolute(env, d) for d in dirs or ["."]})
 

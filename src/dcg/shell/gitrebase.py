@@ -50,7 +50,7 @@ def drops_by_editor(w: Work, env: Vars, settings: list[tuple[str, str | None]]) 
     for name in _EDITORS:
         value = keys.get(name) if "." in name else w.assigns.get(name, env.get(name))
         if value:
-            return editor_drops(value)
+            return editor_drops(value, env, w.assigns.get("PATH"))
     return False
 
 
@@ -70,12 +70,13 @@ _CODE = frozenset(("python", "python2", "python3", "pypy", "pypy3", "ruby", "nod
 _AWKS = frozenset(("awk", "gawk", "mawk", "nawk", "busybox-awk"))
 # Editors the person drives, and programs that leave the todo as it is.
 _DRIVEN = frozenset(("true", "false", ":", "cat", "echo", "code", "codium", "subl", "mate",
+                     "editor", "sensible-editor", "select-editor", "nvr", "lvim", "geany",
                      "kate", "zed", "atom", "idea", "emacsclient", "notepad", "open",
                      "xdg-open", "joe", "mcedit", "pico", "ne", "jed", "gedit"))  # fmt: skip
 _VIMS = frozenset(("vi", "vim", "nvim", "gvim", "view", "emacs", "kak", "hx", "micro", "nano"))
 
 
-def editor_drops(editor: str) -> bool:
+def editor_drops(editor: str, env: Vars | None = None, path: str | None = None) -> bool:
     """Whether the editor command line ``editor``, run by git on the todo list, may drop
     commits: sed or perl code that deletes lines or writes ``drop``/``d``; any code dcg
     does not read (shell code around it, a script file, an interpreter, awk writing in
@@ -102,8 +103,15 @@ def editor_drops(editor: str) -> bool:
                    for a in words[1:])  # fmt: skip
     if prog in _DRIVEN:
         return False
-    # A path to a program that is no known editor: a script written for the purpose.
-    return "/" in words[0] or prog in _CODE or prog.startswith(("python", "ruby", "node", "php"))
+    if prog in _CODE or prog.startswith(("python", "ruby", "node", "php")):
+        return True
+    if env is not None:  # a script (written on the line, on PATH, in the cwd): read
+        from dcg.shell.gitedscript import script_drops
+
+        found = script_drops(words[0], env, editor_drops, path)
+        if found is not None:
+            return found
+    return "/" in words[0]  # a path to a program that is no known editor, found nowhere
 
 
 def _drops_in(script: str) -> bool:

@@ -118,6 +118,10 @@ def remember_written(simple: Simple, redirects: list[tuple[str, str]], env: Vars
     """`echo '…' > x.sh`, `cat <<EOF > x.sh`, `… | tee x.sh`, `cp a.sh x.sh`: remember
     what x.sh will hold (None: text dcg cannot know), for a later `sh x.sh` on the line."""
     argv = simple.fields
+    if env.state.moved:  # a write in place into a hard link the line made: dcg.shell.moves
+        from dcg.shell.moves import same_redirects
+
+        same_redirects(redirects, env)
     written, others = fd_writes(redirects)
     if not argv or (argv[0] == "exec" and all(a[:1] == "{" and a[-1:] == "}" for a in argv[1:])):
         # `{ …; } > f`, `( … ) > f`, `done > f`: what the compound prints; `exec 3> f`,
@@ -133,6 +137,10 @@ def remember_written(simple: Simple, redirects: list[tuple[str, str]], env: Vars
     for target in others:  # `2>f`, `3>f`: what goes there is not what the command prints
         _store(env, target, None)
     name = normalize(argv[0])
+    if name in ("cp", "ln", "rsync"):  # hard links: the same files under other names
+        from dcg.shell.moves import record_links
+
+        record_links(name, argv, env)
     pipe = simple.pipe_in
     if name == "tee":
         append = any(a in ("-a", "--append") for a in argv[1:])

@@ -196,7 +196,11 @@ def _cleaned(work: Work, env: Vars) -> None:
     for directory in dirs:
         place = _place(directory, env)
         for dest, sources in env.state.moved.items():
-            if sources and (dest == place or dest.startswith(place + "/")):
+            if (
+                sources
+                and not dest.startswith(SAME)
+                and (dest == place or dest.startswith(place + "/"))
+            ):
                 why = f"{argv[0]} {directory} deletes what the line moved there"
                 work.payloads += [
                     ("argv", why, "", ["rm", "-rf", s]) for s in sources.split("\x1f")
@@ -235,7 +239,7 @@ def stands_for(work: Work, env: Vars) -> None:
         if len(argv) > 1:
             _cleaned(work, env)
         return
-    made = [(k, v) for k, v in env.state.moved.items() if v]
+    made = [(k, v) for k, v in env.state.moved.items() if v and not k.startswith(SAME)]
     extra: list[str] = []
     holds = False
     first = 0
@@ -262,3 +266,78 @@ def stands_for(work: Work, env: Vars) -> None:
         work.argv = [*argv[:at], *extra, *argv[at:]]
         work.dyns = [*work.dyns[:at], *([False] * len(extra)), *work.dyns[at:]]
         work.data = {(j + len(extra) if j >= at else j): why for j, why in work.data.items()}
+
+
+# A key of the ``moved`` table for hard links the line made (``cp -al src n``, ``ln src/a
+# n/a``, ``rsync --link-dest=src``): SAME + the path made -> the paths it shares files with.
+# Writing in place into one writes the other; deleting one leaves the other.
+SAME = "\x00same:"
+
+
+def record_links(name: str, argv: list[str], env: Vars) -> None:
+    """Record the hard links ``cp -l``/``--link``, ``ln`` without ``-s`` and ``rsync
+    --link-dest=DIR`` make: the destination (or the file under it) is the same file."""
+    flags = [a for a in argv[1:] if a[:1] == "-" and a != "-"]
+    short = "".join(a[1:] for a in flags if a[1:2] != "-")
+    if name == "rsync":
+        dirs = [a.partition("=")[2] for a in flags if a.startswith("--link-dest=")]
+        dirs += [argv[k + 1] for k in range(1, len(argv) - 1) if argv[k] == "--link-dest"]
+        ops = [a for a in argv[1:] if a[:1] != "-" and a not in dirs]
+        if dirs and ops:
+            env.state.moved[SAME + _place(ops[-1], env)] = "\x1f".join(_place(d, env) for d in dirs)
+        return
+    if name == "cp" and not ("l" in short or "--link" in flags):
+        return
+    if name == "ln" and ("s" in short or any(a.startswith("--symbolic") for a in flags)):
+        return
+    args = move_args(argv[1:])
+    if len(args) < 2:
+        return
+    dest = _place(args[-1], env)
+    sources = [_place(a, env) for a in args[:-1]]
+    if len(sources) > 1 or os.path.isdir(dest):  # into a directory: under their own names
+        for src in sources:
+            env.state.moved[SAME + dest + "/" + src.rpartition("/")[2]] = src
+    else:
+        env.state.moved[SAME + dest] = sources[0]
+
+
+def _shared(word: str, env: Vars) -> list[str]:
+    """The files a write in place into ``word`` (a path or a glob) also writes: those a
+    hard link the line made under it shares, or a move or symbolic link put there."""
+    from dcg.shell.expand import has_glob, path_match
+
+    n = _place(word, env)
+    found = []
+    for key, sources in env.state.moved.items():
+        dest = key[len(SAME) :] if key.startswith(SAME) else key  # mv and ln -s too
+        if not sources or dest == SOMEWHERE or has_glob(dest):
+            continue
+        for src in sources.split("\x1f"):
+            if n == dest or (has_glob(n) and path_match(n, dest)):
+                found.append(src)
+            elif n.startswith(dest + "/"):
+                found.append(src + n[len(dest) :])
+    return found
+
+
+def same_redirects(redirects: list[tuple[str, str]], env: Vars) -> None:
+    """Writes in place into hard links the line made write the files they share: add the
+    linked paths to a truncating redirection's targets (``: > n/*`` after ``cp -al src n``)."""
+    for op, target in list(redirects):
+        if target and ">" in op and ">>" not in op and op != "<>" and not target.isdigit():
+            redirects += [(op, s) for s in _shared(target, env)]
+
+
+def same_operands(work: Work, env: Vars) -> None:
+    """Likewise the operands of ``truncate`` and ``tee`` (not ``-a``), ``dd of=``."""
+    argv = work.argv
+    if argv[0] == "dd":
+        extra = [f"of={s}" for a in argv[1:] if a.startswith("of=") for s in _shared(a[3:], env)]
+    elif argv[0] == "truncate" or (argv[0] == "tee" and not any(
+            a in ("-a", "--append") for a in argv[1:])):  # fmt: skip
+        extra = [s for a in argv[1:] if a[:1] != "-" for s in _shared(a, env)]
+    else:
+        return
+    work.argv += extra
+    work.dyns += [False] * len(extra)

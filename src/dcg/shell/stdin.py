@@ -21,7 +21,9 @@ if TYPE_CHECKING:
     from dcg.shell.words import Word
 
 _IN = frozenset(("<", "0<", "<>", "0<>", "<&", "0<&"))
-_EXTRACTORS = frozenset(("tar", "gtar", "bsdtar", "unzip"))
+# tar and unzip, and the others dcg.shell.gitarchive.OTHERS reads (tests check they agree)
+_EXTRACTORS = frozenset(("tar", "gtar", "bsdtar", "unzip", "bsdunzip", "jar", "unar", "ark",
+                         "cpio", "pax", "7z", "7za", "7zr", "7zz", "7zzs", "p7zip"))  # fmt: skip
 
 
 def stdin_of(
@@ -70,16 +72,34 @@ def stdin_of(
             work.infile = path
     work.piped = work.piped or opaque.unseen_stdin(redirects, via, env)
     name = unwrap.normalize(work.argv[0])
-    if name in _EXTRACTORS or (name.startswith("python") and work.argv[1:2] == ["-m"]):
-        from dcg.shell.gitforms import archive_file_over_worktree
-
-        archive_file_over_worktree(work, env)  # `git archive -o x.tar HEAD; tar -xf x.tar`
-    elif name in ("tee", "sponge") and pipe is not None and pipe is not OPAQUE:
+    if name in ("tee", "sponge") and pipe is not None and pipe is not OPAQUE:
         from dcg.shell.gitpaths import tee_names
 
         if tee_names(simple, pipe, env, via):  # `git show HEAD:"$f" | tee "$f"` in a loop
             work.argv = [*work.argv, "--git-overwrites-listed-files"]
             work.dyns = [*work.dyns, False]
+
+
+def unwrapped(work: unwrap.Work, env: Vars) -> None:
+    """The command under its wrappers (``sudo tar -xf x.tar``): paths a move, link or hard
+    link earlier on the line made (dcg.shell.moves), a file made on the line moved over a
+    name (dcg.shell.pername), an archive git wrote extracted over its tree
+    (dcg.shell.gitforms)."""
+    name = work.argv[0]
+    if env.state.moved:
+        from dcg.shell import moves
+
+        moves.stands_for(work, env)
+        if name in ("truncate", "tee", "dd"):
+            moves.same_operands(work, env)
+    if env.state.made:  # a file written on the line moved over a name (dcg.shell.pername)
+        from dcg.shell import pername
+
+        pername.mark(work, env)
+    if name in _EXTRACTORS or (name.startswith("python") and work.argv[1:2] == ["-m"]):
+        from dcg.shell.gitforms import archive_file_over_worktree
+
+        archive_file_over_worktree(work, env)  # `git archive -o x.tar HEAD; tar -xf x.tar`
 
 
 def written_into(simple: Simple, word: Word) -> tuple[tuple[str, ...], None] | None:

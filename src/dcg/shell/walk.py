@@ -24,7 +24,7 @@ from dcg.shell.shellvars import declare as _declare
 from dcg.shell.state import BASE, Vars
 from dcg.shell.state import CWD as _CWD
 from dcg.shell.static import bind_loop, static_output
-from dcg.shell.stdin import stdin_of, written_into
+from dcg.shell.stdin import stdin_of, unwrapped, written_into
 from dcg.shell.toolruns import TOOL_ENV
 from dcg.shell.words import Heredoc
 from dcg.shell.words import expand as expand_word
@@ -309,10 +309,7 @@ def _command(
         return
     if not work.dyns[0]:
         work.argv[0] = unwrap.normalize(work.argv[0])
-        if ctx.env.state.moved:  # mv/ln -s earlier on the line (dcg.shell.moves)
-            __import__("dcg.shell.moves").shell.moves.stands_for(work, ctx.env)
-        if ctx.env.state.made:  # a file written on the line moved over a name (pername)
-            __import__("dcg.shell.pername").shell.pername.mark(work, ctx.env)
+        unwrapped(work, ctx.env)  # moves, files made and archives on the line: stdin.py
         if work.argv[0].startswith("git-"):
             work.argv, work.dyns = gitargs.split_dashed(work.argv, work.dyns)
         if work.argv[0] == "git":

@@ -73,6 +73,25 @@ def _script_shell(base: Callable[[Work], int]) -> Callable[[Work], int]:
     return unwrap
 
 
+def _npm(sub: int) -> Callable[[Work], int]:
+    """npm exec/npx: ``-c``/``--call`` run a shell string, else dcg.shell.nodeexec.npm_exec."""
+    calls = Wrapper("none", flags=("-c", "--call"), sub=sub)
+
+    def unwrap(w: Work) -> int:
+        from dcg.shell.nodeexec import npm_exec
+
+        return -1 if calls(w) == -1 and w.payloads else npm_exec(w, sub)
+
+    return unwrap
+
+
+def _pnpm(w: Work) -> int:
+    """pnpm exec/dlx, yarn dlx: dcg.shell.nodeexec.pnpm_exec."""
+    from dcg.shell.nodeexec import pnpm_exec
+
+    return pnpm_exec(w, 1)
+
+
 def skip(argv: list[str], i: int, arity: dict[str, int]) -> int:
     """Like :func:`skip_options`, with the number of values each option takes.
 
@@ -408,10 +427,15 @@ TABLE: dict[str, Callable[[Work], int]] = {
     "micromamba run": Wrapper(arity=_values("np", "name prefix cwd"), sub=1),
     "pixi run": Wrapper("string", arity=_values("e", "environment manifest-path"), sub=1),
     "bundle exec": Wrapper(sub=1),
-    "npm exec": _script_shell(Wrapper("dashdash", flags=("-c", "--call"), sub=1)),
-    "npx": _script_shell(Wrapper("dashdash", flags=("-c", "--call"))),
-    "yarn exec": Wrapper(sub=1),
-    "pnpm exec": Wrapper(sub=1),
+    "npm exec": _script_shell(_npm(1)),
+    "npm x": _script_shell(_npm(1)),
+    "npx": _script_shell(_npm(0)),
+    "pnpx": _script_shell(_npm(0)),
+    "yarn exec": Wrapper("string", sub=1),  # yarn 2+ runs its words as one shell line
+    "bun exec": Wrapper("string", sub=1),  # Bun Shell
+    "pnpm exec": _pnpm,
+    "pnpm dlx": _pnpm,
+    "yarn dlx": _pnpm,
     "nix-shell": Wrapper("stdin", flags=("--run", "--command")),
     "nix develop": Wrapper("none", argv_flags=("-c", "--command"), sub=1),
     "nix shell": Wrapper("none", argv_flags=("-c", "--command"), sub=1),

@@ -146,15 +146,19 @@ RULES = (
         "archive-extract",
         keep="worktree",
         severity="high",
-        pattern=r"^(?:tar|gtar|bsdtar|unzip|python[0-9.]*)\b.* --git-archive-over-worktree(?: |$)",
+        pattern=(
+            r"^(?:g?tar|bsdtar|(?:bsd)?unzip|7z[a-z]*|p7zip|jar|unar|ark|cpio|pax|python[0-9.]*)"
+            r"\b.* --git-archive-over-worktree(?: |$)"
+        ),
         keywords=("archive",),
         reason="git archive | tar -x in the work tree puts back every file's committed copy",
         explanation=(
             "Extracting the repository's own archive where it came from writes each "
             "committed file over the work tree's copy: uncommitted changes in all of them "
             "are lost, as with git checkout -- . Piped, written to a file on the line (-o, "
-            "--output, > FILE) or found on disk naming a commit of the repository, tar, bsdtar "
-            "or unzip extracting it there is marked --git-archive-over-worktree."
+            "--output, > FILE) or found on disk naming a commit of the repository, tar, bsdtar, "
+            "unzip, 7z x, jar x, unar -D/-f, ark --batch, cpio -iu or pax -r extracting it "
+            "there over the existing files is marked --git-archive-over-worktree."
         ),
         alternative="git stash, or extract elsewhere (tar -x -C /tmp/x, git archive --prefix)",
         blocks=("git archive HEAD | tar -x", "git archive HEAD | tar -xf -"),
