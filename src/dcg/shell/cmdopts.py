@@ -46,7 +46,7 @@ def handle(w: Work) -> None:
                     _queue(w, f"socat {kind[:-1]}", a[len(kind) :].split(",")[0])
         return
     if name in ("tar", "bsdtar") and w.feeder_argv[1:2] == ["archive"]:
-        from dcg.shell.gitforms import archive_over_worktree
+        from dcg.shell.gitarchive import archive_over_worktree
 
         archive_over_worktree(w)
     table = TABLE[name]

@@ -12,6 +12,11 @@ from __future__ import annotations
 
 from dcg import oslite as os
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from dcg.shell.state import Vars
+    from dcg.shell.unwrap import Work
+
 _MEMBERS = 64  # members read at most
 
 
@@ -149,3 +154,114 @@ def extraction(name: str, argv: tuple[str, ...]) -> tuple[str, list[str]] | None
         files = values(opts, "-f")
         return (files[-1] if files else "-"), []
     return None
+
+
+# ``git archive`` output extracted over the tree it archived (gitforms marks the rest of
+# git's own forms; these are the extractors' side).
+def archive_over_worktree(w: Work) -> None:
+    """``git archive HEAD | tar -x`` in the work tree writes every committed file over its
+    uncommitted change, as ``git checkout -- .`` does: marked ``--git-archive-over-worktree``
+    (not with ``--prefix``, another repository, or tar extracting elsewhere)."""
+    from dcg.writes._archives import extracted_archive, tar
+
+    if extracted_archive(tuple(w.argv)) != "-" or any(
+        a in ("--to-stdout", "--to-command") or (a[:1] == "-" and a[1:2] != "-" and "O" in a)
+        for a in w.argv[1:]
+    ):
+        return
+    _piped_archive(w, [p for p, how in tar(tuple(w.argv), None) if how == 2])  # writes INTO
+
+
+def _piped_archive(w: Work, dirs: list[str]) -> None:
+    """``git archive HEAD |`` an extraction into ``dirs`` (the cwd when none)."""
+    git = w.feeder_argv
+    if git[1:2] != ["archive"]:
+        return
+    if any(a.startswith(("--prefix", "--remote", "--output", "-o")) for a in git[2:]):
+        return
+    if any(a in ("-C", "--git-dir", "--work-tree") or a.startswith("--git-dir=") for a in git):
+        return
+    if all(os.path.normpath(d) in (".", "") for d in dirs):
+        _over_worktree(w)
+
+
+ARCHIVED = "\x00git-archive:"  # a file `git archive` wrote: the directory it archived
+
+
+def archive_marker(argv: list[str], env: Vars) -> str | None:
+    """What a file ``git archive`` writes holds: the committed tree of the directory it
+    ran in (not with ``--prefix``, ``--remote`` or another repository's ``-C``/``--git-dir``)."""
+    from dcg.shell import gitsources
+
+    k = argv.index("archive")
+    if any(a in ("-C", "--git-dir", "--work-tree") or a.startswith(("--git-dir=", "--work-tree="))
+           for a in argv[1:k]):  # fmt: skip
+        return None
+    if any(a.startswith(("--prefix", "--remote", "--exec")) for a in argv[k + 1 :]):
+        return None
+    return ARCHIVED + gitsources._here(env)
+
+
+def archive_file_over_worktree(w: Work, env: Vars) -> None:
+    """``git archive -o x.tar HEAD && tar -xf x.tar`` (or ``unzip -o x.zip``, later on the
+    line, after a ``cd``) extracted in the directory it archived writes every committed
+    file over its uncommitted change: marked ``--git-archive-over-worktree`` (not when
+    extracting elsewhere, listing, to standard output, or keeping existing files)."""
+    from dcg.shell import gitsources
+    from dcg.writes._archives import extracted_archive, tar, unzip
+
+    argv = tuple(w.argv)
+    name = argv[0].rpartition("/")[2]
+    if name.startswith("python"):  # `python -m tarfile -e x.tar [DIR]`, zipfile likewise
+        if argv[2:3] not in (("tarfile",), ("zipfile",)) or argv[3:4] not in (
+            ("-e",),
+            ("--extract",),
+        ):
+            return
+        full = gitsources.absolute(env, argv[4]) if len(argv) > 4 else ""
+        into = {gitsources.absolute(env, argv[5] if len(argv) > 5 else ".")}
+        _archive_over(w, env, full, into)
+        return
+    archive: str | None
+    if name in OTHERS:  # 7z, jar, bsdunzip, unar, ark, cpio -u, pax: one table
+        found = extraction(name, argv)
+        if found is None:
+            return
+        archive, dirs = found
+        if archive == "-" and not w.infile and w.feeder_argv[1:2] == ["archive"]:
+            return _piped_archive(w, dirs)  # `git archive HEAD | 7z x -si -ttar`, `| cpio -idu`
+    elif name == "unzip":
+        if any(a[:1] == "-" and a[1:2] != "-" and "n" in a for a in argv[1:]):
+            return  # never overwrite
+        archive = extracted_archive((name, *argv[1:]))
+        dirs = [p for p, how in unzip((name, *argv[1:]), None) if how == 2]
+    else:
+        keep = ("--keep-old-files", "--skip-old-files", "--to-stdout", "--to-command")
+        if any(a in keep or (a[:1] == "-" and a[1:2] != "-" and ("k" in a or "O" in a))
+               for a in argv[1:]):  # fmt: skip
+            return
+        archive = extracted_archive((name, *argv[1:]))
+        dirs = [p for p, how in tar((name, *argv[1:]), None) if how == 2]
+    if archive == "-":  # `tar -x < x.tar`, `cat x.tar | tar -x`
+        archive = w.infile or (w.feed_files[0] if len(w.feed_files) == 1 else None)
+    if archive in (None, "-"):
+        return
+    full = gitsources.absolute(env, archive or "")
+    _archive_over(w, env, full, {gitsources.absolute(env, d) for d in dirs or ["."]})
+
+
+def _archive_over(w: Work, env: Vars, full: str, into: set[str]) -> None:
+    if not full:
+        return
+    if full in env.state.files:  # written on the line: by git archive, of that directory?
+        held = env.state.files[full] or ""
+        over = held.startswith(ARCHIVED) and into == {held[len(ARCHIVED) :]}
+    else:  # on disk: an archive git wrote of a commit of the repository it goes back into
+        over = len(into) == 1 and over_its_tree(full, next(iter(into)))
+    if over:
+        _over_worktree(w)
+
+
+def _over_worktree(w: Work) -> None:
+    w.argv = [*w.argv, "--git-archive-over-worktree"]
+    w.dyns = [*w.dyns, False]

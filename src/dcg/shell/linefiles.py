@@ -213,7 +213,7 @@ def remember_written(simple: Simple, redirects: list[tuple[str, str]], env: Vars
         text = gitstream.marker(argv)
         written += [(a, False) for a in gitstream.output_files(argv)]
         if text is None and "archive" in argv:  # `git archive -o x.tar HEAD`, `> x.tar`
-            from dcg.shell.gitforms import archive_marker
+            from dcg.shell.gitarchive import archive_marker
 
             text = archive_marker(argv, env)
     elif (
@@ -230,7 +230,7 @@ def remember_written(simple: Simple, redirects: list[tuple[str, str]], env: Vars
     if text is None and name in _THROUGH and pipe is not None and pipe is not OPAQUE:
         made_by = origin(pipe)  # `git archive HEAD | gzip > x.tgz`, `| tee x.tar`
         if made_by[:1] == ["git"] and "archive" in made_by:
-            from dcg.shell.gitforms import archive_marker
+            from dcg.shell.gitarchive import archive_marker
 
             text = archive_marker(made_by, env)
     for target, append in written:

@@ -97,7 +97,7 @@ def unwrapped(work: unwrap.Work, env: Vars) -> None:
 
         pername.mark(work, env)
     if name in _EXTRACTORS or (name.startswith("python") and work.argv[1:2] == ["-m"]):
-        from dcg.shell.gitforms import archive_file_over_worktree
+        from dcg.shell.gitarchive import archive_file_over_worktree
 
         archive_file_over_worktree(work, env)  # `git archive -o x.tar HEAD; tar -xf x.tar`
 
