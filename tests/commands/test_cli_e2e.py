@@ -285,9 +285,9 @@ def test_install_all_with_one_commented_file_installs_the_others(run: Dcg) -> No
     result = run("install", "--all")
     assert result.code == 1, result
     assert "gemini: NOT installed" in result.out and "add this to" in result.out
-    # What install registers: this venv's Python on the package's compiled entry file.
-    entry = _hooks.registered_entry(_hooks.entry_file())
-    assert entry.endswith(".pyc"), "install compiled the entry file"
+    # What install registers: this venv's Python on the package's small source entry.
+    entry = _hooks.entry_file()
+    assert entry.endswith("/dcg/_entry.py") and os.path.isfile(entry), entry
     fast = _hooks.fast_command("gemini", os.path.abspath(sys.executable), entry)
     assert '"BeforeTool"' in result.out and fast in result.out
     assert f"{len(AGENTS) - 1} of {len(AGENTS)} agents installed; not gemini" in result.out
