@@ -195,7 +195,7 @@ def markdown() -> str:
     for pack_id in ids:
         pack = load(pack_id)
         out += ["", f"## {pack_id}", "", pack.description, ""]
-        out.append("Keywords: " + ", ".join(f"`{k}`" for k in KEYWORDS[pack_id]))
+        out.append("Keywords: " + ", ".join(_keyword(k) for k in KEYWORDS[pack_id]))
         if pack.safe:
             out += ["", "Safe patterns (each excuses only the simple command it matches):", ""]
             out += [f"- `{s}`" for s in pack.safe]
@@ -219,3 +219,11 @@ def markdown() -> str:
             if rule.allows:
                 out += ["", "Lets through:", ""] + [f"- `{ex}`" for ex in rule.allows]
     return "\n".join(out) + "\n"
+
+
+def _keyword(word: str) -> str:
+    """A keyword as the page shows it; a pseudo keyword (a NUL-marked test of the text, not
+    a word: brace expansion, many files written) by what it tests."""
+    if word.startswith("\x00"):
+        return "(" + word[1:].replace("-", " ") + ")"
+    return f"`{word}`"
