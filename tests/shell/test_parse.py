@@ -46,7 +46,7 @@ CONSTRUCTS = [
     # bash never runs a branch whose condition is decided (dcg.shell.conds)
     pytest.param("if true; then rm -rf a; else git clean -f; fi", [("true",), ("rm", "-rf", "a")], id="if-decided"),
     pytest.param("while x; do y; done; until z; do w; done", [("x",), ("y",), ("z",), ("w",)], id="while-until"),
-    pytest.param("for f in a b; do rm $f; done", [("rm", "$f")], id="for"),
+    pytest.param("for f in a b; do rm $f; done", [("rm", "a"), ("rm", "b")], id="for"),
     pytest.param("for ((i=0;i<3;i++)); do rm -rf $i; done", [("rm", "-rf", "$i")], id="arithmetic-for"),
     pytest.param("case $x in a|b) rm -rf a;; *) ls;; esac", [("rm", "-rf", "a"), ("ls",)], id="case"),
     pytest.param("x=$(case a in a) rm -rf /;; esac)", [("rm", "-rf", "/")], id="case-inside-substitution"),
@@ -251,7 +251,8 @@ DYNAMIC = [
     pytest.param("rm -rf ~ ~/x", ("rm", "-rf", "~", "~/x"), False, id="tilde-kept"),
     pytest.param('rm -rf "$BUILD_DIR/"', ("rm", "-rf", "$BUILD_DIR/"), True, id="unset-kept"),
     pytest.param("X=rm $X -rf a", ("$X", "-rf", "a"), True, id="prefix-assignment-does-not-apply"),
-    pytest.param("for d in a b; do rm -rf $d; done", ("rm", "-rf", "$d"), True, id="loop-variable"),
+    pytest.param("for d in $Y; do rm -rf $d; done", ("rm", "-rf", "$(…)"), True, id="loop-variable"),
+    pytest.param("for d in a b; do rm -rf $d; done", ("rm", "-rf", "b"), False, id="loop-words"),
     pytest.param("echo $X", ("echo", "$X"), False, id="dynamic-data-is-not-dynamic"),
 ]  # fmt: skip
 
